@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The README's test command: set up the environment, then run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+VENV=${VENV:-.venv}
+set +e
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$@"
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then
+    echo "test.sh: pytest collected no tests - treating as a failure" >&2
+    exit 1
+fi
+exit "$rc"

@@ -1,0 +1,123 @@
+"""The ``hanabi`` command line."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+from .game import IllegalActionError, MalformedError
+from .inputs import load_input
+from .render import describe_position, describe_turn, status_line
+
+
+class CleanGroup(click.Group):
+    """Turns our ValueErrors into a one-line message and exit code 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (MalformedError, IllegalActionError) as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=CleanGroup)
+@click.version_option(package_name="hanabi-solver")
+def cli():
+    """Perfect-information Hanabi: rules engine, exact maximum scores, puzzles."""
+
+
+def input_options(f):
+    """FILE or --deck/--example, --players, --variant, and the rule flags."""
+
+    @click.argument("file", required=False, type=click.Path(dir_okay=False))
+    @click.option("--deck", help='Deck in compact notation, top first: "r1 y3 b5 ...".')
+    @click.option("--example", is_flag=True, help="Use the built-in example deck (3 players).")
+    @click.option("--players", type=int, help="Player count (needed for a bare deck).")
+    @click.option("--variant", help='Variant name, e.g. "No Variant", "Rainbow (5 Suits)".')
+    @click.option("--empty-clues", is_flag=True, default=None, help="Allow clues that touch no card.")
+    @click.option("--deck-plays", is_flag=True, default=None, help="The last deck card may be played from the deck.")
+    @click.option("--strikeout-score", type=click.Choice(["zero", "stacks"]), help="Score after the last strike (default zero).")
+    @click.option("--reserve-token", is_flag=True, default=None, help="Advanced game's reserve 9th clue token.")
+    @click.option("--one-extra-card", is_flag=True, default=None, help="Hand size +1.")
+    @click.option("--one-less-card", is_flag=True, default=None, help="Hand size -1.")
+    @functools.wraps(f)
+    def wrapper(file, deck, example, players, variant, empty_clues, deck_plays, strikeout_score,
+                reserve_token, one_extra_card, one_less_card, **kw):
+        if players is not None and not 2 <= players <= 6:
+            raise MalformedError(f"bad player count {players}: must be 2 to 6")
+        flags = dict(empty_clues=empty_clues, deck_plays=deck_plays, strikeout_score=strikeout_score,
+                     reserve_token=reserve_token, one_extra_card=one_extra_card, one_less_card=one_less_card)
+        rec = load_input(file, deck=deck, players=players, variant=variant, example=example, flags=flags)
+        return f(rec, **kw)
+
+    return wrapper
+
+
+def end_reason(st) -> str:
+    return st.end_reason or "unfinished"
+
+
+@cli.command()
+@input_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of the log.")
+def replay(rec, as_json):
+    """Replay a game through the engine, turn by turn."""
+    st = rec.game.initial_state()
+    log = []
+    for i, a in enumerate(rec.actions):
+        try:
+            done = st.check(a)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"{rec.source}: action {i}: {e}") from None
+        line = describe_turn(st, done)
+        st.push(done)
+        log.append(f"{line:<60} {status_line(st)}")
+    if as_json:
+        out = {
+            "score": st.score,
+            "strikes": st.strikes,
+            "turns": st.turn,
+            "end_reason": end_reason(st),
+            "clues": st.clues,
+            "stacks": st.stacks,
+            "max_reachable": st.max_reachable(),
+            "players": rec.game.num_players,
+            "variant": rec.game.variant.name,
+        }
+        click.echo(json.dumps(out))
+        return
+    g = rec.game
+    click.echo(f"{g.variant.name}, {g.num_players} players: {', '.join(g.names)}")
+    for line in log:
+        click.echo(line)
+    click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, {st.turn} turns, end: {end_reason(st)}")
+
+
+@cli.command()
+@input_options
+@click.option("--turn", type=int, default=None, help="Show the position after this many actions (default: the end).")
+@click.option("--json", "as_json", is_flag=True, help="The position as JSON.")
+def show(rec, turn, as_json):
+    """Print a position: stacks, hands, tokens, discards, the deck, pace."""
+    n = len(rec.actions)
+    if turn is not None and not 0 <= turn <= n:
+        raise MalformedError(f"{rec.source}: --turn {turn} out of range 0..{n}")
+    st = rec.state_after(turn)
+    if as_json:
+        snap = st.snapshot()
+        snap.update(turn=st.turn, pace=st.pace, deck_left=st.deck_left, max_reachable=st.max_reachable(),
+                    end_reason=end_reason(st))
+        click.echo(json.dumps(snap))
+        return
+    click.echo(describe_position(st))
+
+
+def main():
+    cli(prog_name="hanabi")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""hanab.live game JSON in and out, and loading decks/games from files or text.
+
+A game file: ``players`` (names), ``deck`` (``{suitIndex, rank}``, top first), ``actions``
+(``{type, target, value}``), ``options`` (``variant`` and rule options; ``startingPlayer``
+for old games). A file without actions is a deck. A file that is not JSON is read as a deck
+in compact notation (``r1 y3 b5 ...``).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cards import END_VOTE, GAME_OVER, Action, Card, parse_compact
+from .errors import IllegalActionError, MalformedError
+from .state import Game, State
+from .variant import Rules
+
+
+@dataclass
+class GameRecord:
+    """A game as read from a file: the fixed facts, the actions, and where the replay
+    stopped. ``actions`` are the moves only (types 0-3); ``terminator`` is a trailing
+    game-over/vote action if the file had one."""
+
+    game: Game
+    actions: list[Action] = field(default_factory=list)
+    terminator: Action | None = None
+    source: str = "<input>"
+    extra: dict = field(default_factory=dict)
+
+    def state_after(self, n: int | None = None) -> State:
+        """Replay the first ``n`` actions (all if None); illegal ones raise an error that
+        names the source and the action's 0-based index."""
+        st = self.game.initial_state()
+        acts = self.actions if n is None else self.actions[:n]
+        for i, a in enumerate(acts):
+            try:
+                st.apply(a)
+            except IllegalActionError as e:
+                raise IllegalActionError(f"{self.source}: action {i}: {e}") from None
+        return st
+
+    def to_json(self, actions: list[Action] | None = None) -> dict:
+        return game_to_json(self.game, self.actions if actions is None else actions, self.extra)
+
+
+def _card(obj, i: int, where: str) -> Card:
+    if not isinstance(obj, dict):
+        raise MalformedError(f"{where}: deck[{i}] must be an object, got {type(obj).__name__}")
+    vals = []
+    for key in ("suitIndex", "rank"):
+        if key not in obj:
+            raise MalformedError(f"{where}: deck[{i}] is missing {key!r}")
+        v = obj[key]
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise MalformedError(f"{where}: deck[{i}].{key} must be an integer, got {v!r}")
+        vals.append(v)
+    return Card(vals[0], vals[1])
+
+
+def game_from_json(obj, source: str = "<input>", players: int | None = None) -> GameRecord:
+    """Parse a hanab.live game/deck object. ``players`` is used when the object has no
+    ``players`` list (a bare deck)."""
+    where = source
+    if not isinstance(obj, dict):
+        raise MalformedError(f"{where}: top level must be an object, got {type(obj).__name__}")
+    rules = Rules.from_json_options(obj.get("options"), f"{where}: options")
+    variant = rules.variant
+    names = obj.get("players")
+    if names is None:
+        if players is None:
+            raise MalformedError(f"{where}: no 'players' list and no player count given")
+        names = None
+        n = players
+    else:
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise MalformedError(f"{where}: 'players' must be a list of names")
+        n = len(names)
+    if "deck" not in obj:
+        raise MalformedError(f"{where}: missing key 'deck'")
+    deck_obj = obj["deck"]
+    if not isinstance(deck_obj, list):
+        raise MalformedError(f"{where}: 'deck' must be a list, got {type(deck_obj).__name__}")
+    deck = [_card(c, i, where) for i, c in enumerate(deck_obj)]
+    for i, c in enumerate(deck):
+        if not 0 <= c.suit < variant.num_suits:
+            raise MalformedError(f"{where}: deck[{i}].suitIndex {c.suit} out of range for {variant.name!r}")
+        if c.rank not in variant.suits[c.suit].ranks:
+            raise MalformedError(f"{where}: deck[{i}].rank {c.rank} not in suit {variant.suits[c.suit].name}")
+    opts = obj.get("options") or {}
+    start = opts.get("startingPlayer", 0)
+    if not isinstance(start, int) or isinstance(start, bool):
+        raise MalformedError(f"{where}: options.startingPlayer must be an integer, got {start!r}")
+    try:
+        game = Game(rules, n, deck, names=names, starting_player=start)
+    except MalformedError as e:
+        raise MalformedError(f"{where}: {e}") from None
+    acts_obj = obj.get("actions", [])
+    if not isinstance(acts_obj, list):
+        raise MalformedError(f"{where}: 'actions' must be a list, got {type(acts_obj).__name__}")
+    actions: list[Action] = []
+    terminator = None
+    for i, a in enumerate(acts_obj):
+        act = Action.from_json(a, f"{where}: action {i}")
+        if act.kind in (GAME_OVER, END_VOTE):
+            if i != len(acts_obj) - 1:
+                raise MalformedError(f"{where}: action {i}: game-over action is not the last one")
+            terminator = act
+        else:
+            actions.append(act)
+    extra = {k: obj[k] for k in ("id", "seed") if k in obj}
+    return GameRecord(game, actions, terminator, source, extra)
+
+
+def game_to_json(game: Game, actions=(), extra: dict | None = None) -> dict:
+    """A hanab.live game JSON object (loadable as a replay)."""
+    out: dict = {}
+    if extra:
+        out.update(extra)
+    out["players"] = list(game.names)
+    out["deck"] = [c.to_json() for c in game.deck]
+    out["actions"] = [a.to_json() for a in actions]
+    opts = game.rules.to_json_options()
+    if game.starting_player:
+        opts["startingPlayer"] = game.starting_player
+    if opts:
+        out["options"] = opts
+    return out
+
+
+def load_text(text: str, source: str, *, players: int | None = None, rules: Rules | None = None) -> GameRecord:
+    """A game from file contents: JSON if it looks like JSON, compact notation otherwise."""
+    stripped = text.lstrip()
+    if stripped.startswith("{") or stripped.startswith("["):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise MalformedError(f"{source}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+        if rules is not None and isinstance(obj, dict) and "options" not in obj:
+            obj = dict(obj, options=rules.to_json_options())
+        return game_from_json(obj, source, players)
+    rules = rules or Rules.from_json_options({})
+    if players is None:
+        raise MalformedError(f"{source}: a deck in compact notation needs a player count (--players)")
+    try:
+        deck = parse_compact(text, rules.variant)
+        game = Game(rules, players, deck)
+    except MalformedError as e:
+        raise MalformedError(f"{source}: {e}") from None
+    return GameRecord(game, [], None, source)
+
+
+def load_file(path, *, players: int | None = None, rules: Rules | None = None) -> GameRecord:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise MalformedError(f"{path}: cannot read file: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    return load_text(text, str(path), players=players, rules=rules)

@@ -1,0 +1,380 @@
+"""The game (fixed facts) and the state (the game in progress).
+
+``Game`` holds what never changes: rules, player count and names, the deck order, hand
+size, and per-card lookup tables. ``State`` holds a position: whose turn, the hands (card
+orders, oldest card first), the next card to draw, stacks, clue tokens, strikes, the
+discard pile, the turns left after the last draw, and whether the game is over.
+
+``State.apply`` validates and raises :class:`IllegalActionError`; ``State.push``/``pop``
+are the fast unchecked make/unmake used by search.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Sequence
+
+from .cards import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card
+from .errors import IllegalActionError, MalformedError
+from .variant import Rules, Variant
+
+DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
+
+END_PERFECT, END_STRIKEOUT, END_FINAL_ROUND = "perfect", "strikeout", "final_round"
+
+
+def _few(items, limit: int = 8) -> str:
+    items = sorted(items)
+    more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
+    return " ".join(items[:limit]) + more
+
+
+class Game:
+    """Fixed facts of one game: rules, players, deck."""
+
+    def __init__(
+        self,
+        rules: Rules | Variant,
+        players: int,
+        deck: Sequence[Card],
+        *,
+        names: Sequence[str] | None = None,
+        starting_player: int = 0,
+    ):
+        if isinstance(rules, Variant):
+            rules = Rules(rules)
+        self.rules = rules
+        self.variant = v = rules.variant
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 6:
+            raise MalformedError(f"bad player count {players!r}: must be 2 to 6")
+        self.num_players = players
+        self.hand_size = rules.hand_size(players)
+        self.deck = tuple(deck)
+        want = Counter(Card(s, r) for s, r in v.composition())
+        got = Counter(self.deck)
+        if got != want:
+            missing = want - got
+            extra = got - want
+            parts = []
+            if extra:
+                parts.append("unexpected " + _few(c.to_str(v) if 0 <= c.suit < v.num_suits else repr(c) for c in extra.elements()))
+            if missing:
+                parts.append("missing " + _few(c.to_str(v) for c in missing.elements()))
+            raise MalformedError(
+                f"deck does not match variant {v.name!r} ({len(self.deck)} cards, {sum(want.values())} expected): "
+                + "; ".join(parts)
+            )
+        if players * self.hand_size > len(self.deck):
+            raise MalformedError(
+                f"bad player count {players}: {players} hands of {self.hand_size} need more than {len(self.deck)} cards"
+            )
+        if names is None:
+            names = DEFAULT_NAMES[:players]
+        names = tuple(names)
+        if len(names) != players:
+            raise MalformedError(f"{len(names)} player names for {players} players")
+        self.names = names
+        if not isinstance(starting_player, int) or not 0 <= starting_player < players:
+            raise MalformedError(f"startingPlayer {starting_player!r} is not a seat 0..{players - 1}")
+        self.starting_player = starting_player
+        # per-card tables (cheap ints for hot loops)
+        self.suit_of = tuple(c.suit for c in self.deck)
+        self.rank_of = tuple(c.rank for c in self.deck)
+        self.color_mask = tuple(
+            sum(1 << col for col in v.suits[c.suit].touched_by) for c in self.deck
+        )
+        self.max_rank = tuple(s.max_rank for s in v.suits)
+        self.max_clues = rules.clue_tokens
+        self.strike_limit = v.strikes
+        self.perfect_score = v.perfect_score
+
+    def player_name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < self.num_players else f"player {seat}"
+
+    def initial_state(self) -> "State":
+        return State(self)
+
+    def __repr__(self) -> str:
+        return f"Game({self.variant.name!r}, players={self.num_players}, deck={len(self.deck)} cards)"
+
+
+class State:
+    """A position in a game. Mutable; use :meth:`copy` for an independent one."""
+
+    __slots__ = (
+        "game", "current", "hands", "next_draw", "stacks", "clues", "strikes",
+        "discards", "turns_left", "over", "end_reason", "turn", "_undo",
+    )
+
+    def __init__(self, game: Game):
+        self.game = game
+        h, n = game.hand_size, game.num_players
+        self.hands = [list(range(p * h, (p + 1) * h)) for p in range(n)]
+        self.next_draw = n * h
+        self.current = game.starting_player
+        self.stacks = [0] * game.variant.num_suits
+        self.clues = game.max_clues
+        self.strikes = 0
+        self.discards: list[int] = []
+        # the deck may be empty right after the deal (tiny variants): final round at once
+        self.turns_left: int | None = n if self.next_draw >= len(game.deck) else None
+        self.over = False
+        self.end_reason: str | None = None
+        self.turn = 0
+        self._undo: list[tuple] = []
+
+    # ---- facts about the position ----------------------------------------
+    @property
+    def deck_left(self) -> int:
+        return len(self.game.deck) - self.next_draw
+
+    @property
+    def score(self) -> int:
+        if self.end_reason == END_STRIKEOUT and self.game.rules.strikeout_score == "zero":
+            return 0
+        return sum(self.stacks)
+
+    def max_reachable(self) -> int:
+        """The sum over suits of the highest rank still reachable given the discard pile
+        (hanab.live's 'max score'), ignoring time."""
+        g = self.game
+        discarded = Counter(g.deck[o] for o in self.discards)
+        total = 0
+        for si, suit in enumerate(g.variant.suits):
+            top = self.stacks[si]
+            copies = Counter(suit.ranks)
+            r = top + 1
+            while r <= suit.max_rank and copies[r] > discarded[Card(si, r)]:
+                r += 1
+            total += r - 1
+        return total
+
+    @property
+    def pace(self) -> int:
+        """hanab.live's pace: score + cards in the deck + players - max reachable score."""
+        return sum(self.stacks) + self.deck_left + self.game.num_players - self.max_reachable()
+
+    def holder(self, order: int) -> int | None:
+        for p, hand in enumerate(self.hands):
+            if order in hand:
+                return p
+        return None
+
+    def touched(self, target: int, kind: int, value: int) -> tuple[int, ...]:
+        g = self.game
+        if kind == COLOR_CLUE:
+            bit = 1 << value
+            return tuple(o for o in self.hands[target] if g.color_mask[o] & bit)
+        return tuple(o for o in self.hands[target] if g.rank_of[o] == value)
+
+    # ---- legality ---------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self.over:
+            return []
+        g = self.game
+        me = self.current
+        acts = [Action(PLAY, o) for o in self.hands[me]]
+        if g.rules.deck_plays and self.deck_left == 1:
+            acts.append(Action(PLAY, self.next_draw))
+        if self.clues < g.max_clues:
+            acts.extend(Action(DISCARD, o) for o in self.hands[me])
+        if self.clues > 0:
+            empty_ok = g.rules.empty_clues
+            for off in range(1, g.num_players):
+                t = (me + off) % g.num_players
+                for c in range(len(g.variant.clue_colors)):
+                    tc = self.touched(t, COLOR_CLUE, c)
+                    if tc or empty_ok:
+                        acts.append(Action(COLOR_CLUE, t, c, tc))
+                for r in g.variant.clue_ranks:
+                    tc = self.touched(t, RANK_CLUE, r)
+                    if tc or empty_ok:
+                        acts.append(Action(RANK_CLUE, t, r, tc))
+        return acts
+
+    def check(self, action: Action) -> Action:
+        """Validate ``action``; return it with its clue content filled in, or raise
+        :class:`IllegalActionError` saying why."""
+        g = self.game
+        if not isinstance(action, Action):
+            raise MalformedError(f"not an action: {action!r}")
+        if self.over:
+            raise IllegalActionError(f"the game is over ({self.end_reason})")
+        me = self.current
+        who = g.player_name(me)
+        k, t, v = action.kind, action.target, action.value
+        if k in (PLAY, DISCARD):
+            verb = "play" if k == PLAY else "discard"
+            if t not in self.hands[me]:
+                if k == PLAY and g.rules.deck_plays and self.deck_left == 1 and t == self.next_draw:
+                    return Action(PLAY, t)
+                if not 0 <= t < len(g.deck):
+                    raise IllegalActionError(f"{verb} card #{t}: no such card (deck has {len(g.deck)})")
+                where = self._where(t)
+                raise IllegalActionError(f"{verb} card #{t}: not in {who}'s hand ({where})")
+            if k == DISCARD and self.clues >= g.max_clues:
+                raise IllegalActionError(f"discard card #{t}: all {g.max_clues} clue tokens are available")
+            return Action(k, t)
+        if k in (COLOR_CLUE, RANK_CLUE):
+            kind = "color" if k == COLOR_CLUE else "rank"
+            if self.clues <= 0:
+                raise IllegalActionError(f"{kind} clue: no clue tokens left")
+            if not 0 <= t < g.num_players:
+                raise IllegalActionError(f"{kind} clue to player {t}: no such player")
+            if t == me:
+                raise IllegalActionError(f"{kind} clue: {who} cannot clue themself")
+            if k == COLOR_CLUE and not 0 <= v < len(g.variant.clue_colors):
+                raise IllegalActionError(
+                    f"color clue value {v}: not a clue color of {g.variant.name!r} (0..{len(g.variant.clue_colors) - 1})"
+                )
+            if k == RANK_CLUE and v not in g.variant.clue_ranks:
+                raise IllegalActionError(f"rank clue value {v}: not a clue rank of {g.variant.name!r}")
+            tc = self.touched(t, k, v)
+            if not tc and not g.rules.empty_clues:
+                what = g.variant.clue_colors[v].lower() if k == COLOR_CLUE else str(v)
+                raise IllegalActionError(f"{kind} clue {what} to {g.player_name(t)} touches no card (empty clues are off)")
+            return Action(k, t, v, tc)
+        raise IllegalActionError(f"action type {k} is not a move")
+
+    def _where(self, order: int) -> str:
+        if order >= self.next_draw:
+            return "still in the deck"
+        p = self.holder(order)
+        if p is not None:
+            return f"held by {self.game.player_name(p)}"
+        if order in self.discards:
+            return "in the discard pile"
+        return "already played"
+
+    def apply(self, action: Action) -> Action:
+        """Validate and make ``action``; returns the action with its content."""
+        a = self.check(action)
+        self.push(a)
+        return a
+
+    # ---- make / unmake ----------------------------------------------------
+    def push(self, action: Action) -> None:
+        """Make ``action`` without validation (it must be legal)."""
+        g = self.game
+        me = self.current
+        k = action.kind
+        undo = (me, self.clues, self.strikes, self.turns_left, self.over, self.end_reason)
+        hand = self.hands[me]
+        drew = False
+        idx = -1
+        played_ok = -1
+        if k == PLAY or k == DISCARD:
+            o = action.target
+            if o == self.next_draw and o not in hand:  # deck play
+                self.next_draw += 1
+                idx = -2
+            else:
+                idx = hand.index(o)
+                del hand[idx]
+            if k == PLAY:
+                s = g.suit_of[o]
+                if g.rank_of[o] == self.stacks[s] + 1:
+                    self.stacks[s] += 1
+                    played_ok = s
+                    if self.stacks[s] == g.max_rank[s] and self.clues < g.max_clues:
+                        self.clues += 1
+                else:
+                    self.discards.append(o)
+                    self.strikes += 1
+            else:
+                self.discards.append(o)
+                self.clues += 1
+            if idx >= 0 and self.next_draw < len(g.deck):
+                hand.append(self.next_draw)
+                self.next_draw += 1
+                drew = True
+        else:
+            o = -1
+            self.clues -= 1
+        self._undo.append((undo, k, o, idx, drew, played_ok))
+        # end of turn
+        if self.strikes >= g.strike_limit:
+            self.over, self.end_reason = True, END_STRIKEOUT
+        elif played_ok >= 0 and self.stacks == list(g.max_rank):
+            self.over, self.end_reason = True, END_PERFECT
+        if self.turns_left is not None:
+            self.turns_left -= 1
+            if self.turns_left <= 0 and not self.over:
+                self.over, self.end_reason = True, END_FINAL_ROUND
+        elif self.next_draw >= len(g.deck) and (drew or idx == -2):
+            self.turns_left = g.num_players
+        self.current = (me + 1) % g.num_players
+        self.turn += 1
+
+    def pop(self) -> None:
+        """Unmake the last pushed action."""
+        undo, k, o, idx, drew, played_ok = self._undo.pop()
+        me = undo[0]
+        self.current, self.clues, self.strikes, self.turns_left, self.over, self.end_reason = undo
+        self.turn -= 1
+        if k == PLAY or k == DISCARD:
+            hand = self.hands[me]
+            if drew:
+                hand.pop()
+                self.next_draw -= 1
+            if played_ok >= 0:
+                self.stacks[played_ok] -= 1
+            else:
+                self.discards.pop()
+            if idx == -2:
+                self.next_draw -= 1
+            else:
+                hand.insert(idx, o)
+
+    # ---- copies and comparison -------------------------------------------
+    def copy(self) -> "State":
+        s = State.__new__(State)
+        s.game = self.game
+        s.current, s.next_draw, s.clues, s.strikes = self.current, self.next_draw, self.clues, self.strikes
+        s.hands = [list(h) for h in self.hands]
+        s.stacks = list(self.stacks)
+        s.discards = list(self.discards)
+        s.turns_left, s.over, s.end_reason, s.turn = self.turns_left, self.over, self.end_reason, self.turn
+        s._undo = list(self._undo)
+        return s
+
+    def snapshot(self) -> dict:
+        """Every field of the position as plain data (for tests and JSON)."""
+        return {
+            "current": self.current,
+            "hands": [list(h) for h in self.hands],
+            "next_draw": self.next_draw,
+            "stacks": list(self.stacks),
+            "clues": self.clues,
+            "strikes": self.strikes,
+            "discards": list(self.discards),
+            "turns_left": self.turns_left,
+            "over": self.over,
+            "score": self.score,
+        }
+
+    def key(self) -> tuple:
+        return (
+            self.current, tuple(map(tuple, self.hands)), self.next_draw, tuple(self.stacks),
+            self.clues, self.strikes, tuple(self.discards), self.turns_left, self.over,
+        )
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and other.game is self.game and other.key() == self.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"<State turn {self.turn} score {self.score} clues {self.clues} strikes {self.strikes}>"
+
+
+def replay(game: Game, actions: Iterable[Action]) -> State:
+    """Apply ``actions`` from the start; an illegal one raises ``IllegalActionError``
+    naming its 0-based index."""
+    st = game.initial_state()
+    for i, a in enumerate(actions):
+        try:
+            st.apply(a)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"action {i}: {e}") from None
+    return st

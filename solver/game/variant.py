@@ -1,0 +1,290 @@
+"""Variants as data: suits, clue colors, deck composition, hand sizes, and rule options.
+
+A :class:`Variant` holds the fixed facts of a deck: its suits (name, letter, the ranks of
+the suit's cards, which color clues touch it), the clue colors, clue tokens and strike
+limit. :class:`Rules` adds the options that printed rule sheets and hanab.live disagree on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import MalformedError
+
+STANDARD_RANKS = (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)
+ONE_OF_EACH = (1, 2, 3, 4, 5)
+
+# name, letter, clue color (None: not a clue color itself)
+_COLORS = {
+    "Red": "r",
+    "Yellow": "y",
+    "Green": "g",
+    "Blue": "b",
+    "Purple": "p",
+    "Teal": "t",
+    "Black": "k",
+    "Multicolor": "m",
+}
+_CUSTOM_SUIT_NAMES = ("Red", "Yellow", "Green", "Blue", "Purple", "Teal")
+
+
+@dataclass(frozen=True)
+class Suit:
+    """One suit: its name, one-letter code, the ranks of its cards, and the clue colors
+    (indices into :attr:`Variant.clue_colors`) that touch it."""
+
+    name: str
+    letter: str
+    ranks: tuple[int, ...]
+    touched_by: frozenset[int]
+
+    @property
+    def max_rank(self) -> int:
+        return max(self.ranks)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A deck and its clue structure. Equality and hashing are by value."""
+
+    name: str
+    suits: tuple[Suit, ...]
+    clue_colors: tuple[str, ...]
+    clue_ranks: tuple[int, ...] = (1, 2, 3, 4, 5)
+    clue_tokens: int = 8
+    strikes: int = 3
+    hand_sizes: tuple[tuple[int, int], ...] = ((2, 5), (3, 5), (4, 4), (5, 4), (6, 3))
+    hanablive_id: int | None = None
+    custom: dict | None = field(default=None, compare=False, hash=False)
+
+    # ---- derived facts -------------------------------------------------
+    @property
+    def num_suits(self) -> int:
+        return len(self.suits)
+
+    @property
+    def perfect_score(self) -> int:
+        return sum(s.max_rank for s in self.suits)
+
+    def composition(self) -> list[tuple[int, int]]:
+        """The deck's cards as ``(suit, rank)`` in hanab.live's order: suit by suit,
+        ranks ascending, each with its copies."""
+        return [(si, r) for si, s in enumerate(self.suits) for r in sorted(s.ranks)]
+
+    def hand_size(self, players: int) -> int:
+        for n, h in self.hand_sizes:
+            if n == players:
+                return h
+        allowed = ", ".join(str(n) for n, _ in self.hand_sizes)
+        raise MalformedError(f"bad player count {players} for variant {self.name!r} (allowed: {allowed})")
+
+    def suit_index(self, letter: str) -> int:
+        for i, s in enumerate(self.suits):
+            if s.letter == letter:
+                return i
+        raise KeyError(letter)
+
+    def touches_color(self, suit: int, color: int) -> bool:
+        return color in self.suits[suit].touched_by
+
+    def to_json(self):
+        """The variant as hanab.live's ``options.variant``: a name, or the custom object."""
+        if self.custom is not None:
+            return dict(self.custom)
+        return self.name
+
+
+def _suit(name: str, ranks=STANDARD_RANKS, touched_by=None, colors=()) -> Suit:
+    if touched_by is None:
+        touched_by = frozenset([colors.index(name)])
+    return Suit(name, _COLORS[name], tuple(ranks), frozenset(touched_by))
+
+
+def _builtin(name, hid, suit_names, special=None, special_kind=None) -> Variant:
+    colors = list(suit_names)
+    suits = []
+    if special_kind in ("black", "own"):
+        colors.append(special)
+    for n in suit_names:
+        suits.append(_suit(n, colors=colors))
+    if special_kind == "black":
+        suits.append(_suit(special, ONE_OF_EACH, colors=colors))
+    elif special_kind == "own":
+        suits.append(_suit(special, colors=colors))
+    elif special_kind == "rainbow":
+        suits.append(Suit("Rainbow", "m", STANDARD_RANKS, frozenset(range(len(colors)))))
+    return Variant(name, tuple(suits), tuple(colors), hanablive_id=hid)
+
+
+_FOUR = ("Red", "Yellow", "Green", "Blue")
+_FIVE = _FOUR + ("Purple",)
+
+BUILTIN: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        _builtin("No Variant", 0, _FIVE),
+        _builtin("6 Suits", 1, _FIVE + ("Teal",)),
+        _builtin("Black (5 Suits)", 21, _FOUR, "Black", "black"),
+        _builtin("Black (6 Suits)", 2, _FIVE, "Black", "black"),
+        _builtin("Rainbow (5 Suits)", 16, _FOUR, "Rainbow", "rainbow"),
+        _builtin("Rainbow (6 Suits)", 3, _FIVE, "Rainbow", "rainbow"),
+        # Printed rules: a multicolour 6th suit with its own clue color (max 30).
+        _builtin("Multicolor (6 Suits)", None, _FIVE, "Multicolor", "own"),
+    )
+}
+BY_HANABLIVE_ID = {v.hanablive_id: v for v in BUILTIN.values() if v.hanablive_id is not None}
+
+
+def variant_by_name(name: str) -> Variant:
+    if not isinstance(name, str):
+        raise MalformedError(f"variant must be a name or an object, got {name!r}")
+    v = BUILTIN.get(name)
+    if v is None:
+        for k, cand in BUILTIN.items():
+            if k.lower() == name.strip().lower():
+                return cand
+        known = ", ".join(repr(k) for k in BUILTIN)
+        raise MalformedError(f"unknown variant {name!r} (known: {known})")
+    return v
+
+
+def custom_variant(spec) -> Variant:
+    """A research variant from ``{"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2,
+    "clueTokens": 2, "strikes": 3}``; every suit gets the same ranks and its own color."""
+    if not isinstance(spec, dict):
+        raise MalformedError(f"custom variant must be an object, got {spec!r}")
+    known = {"suits", "ranks", "handSize", "clueTokens", "strikes"}
+    extra = sorted(set(spec) - known)
+    if extra:
+        raise MalformedError(f"custom variant: unknown key {extra[0]!r}")
+    for key in ("suits", "ranks", "handSize", "clueTokens"):
+        if key not in spec:
+            raise MalformedError(f"custom variant: missing key {key!r}")
+
+    def _int(key, lo, hi, default=None):
+        v = spec.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            raise MalformedError(f"custom variant: {key!r} must be an integer {lo}..{hi}, got {v!r}")
+        return v
+
+    n = _int("suits", 1, 6)
+    hand = _int("handSize", 1, 10)
+    tokens = _int("clueTokens", 0, 20)
+    strikes = _int("strikes", 1, 10, 3)
+    ranks = spec["ranks"]
+    if (
+        not isinstance(ranks, list)
+        or not ranks
+        or any(not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= 5 for r in ranks)
+    ):
+        raise MalformedError(f"custom variant: 'ranks' must be a non-empty list of ranks 1..5, got {ranks!r}")
+    names = _CUSTOM_SUIT_NAMES[:n]
+    suits = tuple(Suit(nm, _COLORS[nm], tuple(sorted(ranks)), frozenset([i])) for i, nm in enumerate(names))
+    canon = {"suits": n, "ranks": sorted(ranks), "handSize": hand, "clueTokens": tokens, "strikes": strikes}
+    return Variant(
+        name=f"Custom ({n} suits, ranks {''.join(map(str, sorted(ranks)))})",
+        suits=suits,
+        clue_colors=names,
+        clue_ranks=tuple(sorted(set(ranks))),
+        clue_tokens=tokens,
+        strikes=strikes,
+        hand_sizes=tuple((p, hand) for p in range(2, 7)),
+        custom=canon,
+    )
+
+
+def parse_variant(value) -> Variant:
+    """A variant from a name or a custom-variant object."""
+    if isinstance(value, Variant):
+        return value
+    if isinstance(value, dict):
+        return custom_variant(value)
+    return variant_by_name(value)
+
+
+STRIKEOUT_SCORES = ("zero", "stacks")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant plus the rule options.
+
+    - ``empty_clues`` (default False, as hanab.live): a clue may touch no card.
+    - ``strikeout_score`` (default "zero", as hanab.live): the score after the last strike,
+      0 or the stacks ("stacks").
+    - ``reserve_token`` (default False): the advanced game's reserve 9th clue token; the
+      team has one more clue token than the variant (9 in the standard game), all available
+      at the start.
+    - ``deck_plays`` (hanab.live ``deckPlays``): the last card of the deck may be played
+      directly from the deck.
+    - ``one_extra_card`` / ``one_less_card`` (hanab.live): hand size +1 / -1.
+    """
+
+    variant: Variant
+    empty_clues: bool = False
+    strikeout_score: str = "zero"
+    reserve_token: bool = False
+    deck_plays: bool = False
+    one_extra_card: bool = False
+    one_less_card: bool = False
+
+    def __post_init__(self):
+        if self.strikeout_score not in STRIKEOUT_SCORES:
+            raise MalformedError(f"strikeout_score must be 'zero' or 'stacks', got {self.strikeout_score!r}")
+
+    @property
+    def clue_tokens(self) -> int:
+        return self.variant.clue_tokens + (1 if self.reserve_token else 0)
+
+    def hand_size(self, players: int) -> int:
+        h = self.variant.hand_size(players) + self.one_extra_card - self.one_less_card
+        if h < 1:
+            raise MalformedError(f"hand size would be {h} for {players} players")
+        return h
+
+    # hanab.live option names <-> ours
+    _JSON_FLAGS = (
+        ("emptyClues", "empty_clues"),
+        ("deckPlays", "deck_plays"),
+        ("oneExtraCard", "one_extra_card"),
+        ("oneLessCard", "one_less_card"),
+        ("reserveToken", "reserve_token"),
+    )
+
+    def to_json_options(self) -> dict:
+        opts: dict = {}
+        if self.variant.custom is not None or self.variant.name != "No Variant":
+            opts["variant"] = self.variant.to_json()
+        for key, attr in self._JSON_FLAGS:
+            if getattr(self, attr):
+                opts[key] = True
+        if self.strikeout_score != "zero":
+            opts["strikeoutScore"] = self.strikeout_score
+        return opts
+
+    @classmethod
+    def from_json_options(cls, opts, where: str = "options") -> "Rules":
+        if opts is None:
+            opts = {}
+        if not isinstance(opts, dict):
+            raise MalformedError(f"{where}: must be an object, got {type(opts).__name__}")
+        # hanab.live options that change the rules and that we do not implement
+        for key in ("detrimentalCharacters", "allOrNothing"):
+            if opts.get(key):
+                raise MalformedError(f"{where}.{key}: unsupported rule option")
+        kwargs = {}
+        for key, attr in cls._JSON_FLAGS:
+            if key in opts:
+                v = opts[key]
+                if not isinstance(v, bool):
+                    raise MalformedError(f"{where}.{key}: must be true or false, got {v!r}")
+                kwargs[attr] = v
+        if "strikeoutScore" in opts:
+            v = opts["strikeoutScore"]
+            if v not in STRIKEOUT_SCORES:
+                raise MalformedError(f"{where}.strikeoutScore: must be 'zero' or 'stacks', got {v!r}")
+            kwargs["strikeout_score"] = v
+        try:
+            variant = parse_variant(opts.get("variant", "No Variant"))
+        except MalformedError as e:
+            raise MalformedError(f"{where}.variant: {e}") from None
+        return cls(variant, **kwargs)

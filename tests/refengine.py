@@ -1,0 +1,398 @@
+"""Naive, independent reference implementation of full-information Hanabi
+rules (custom variants), used only by tests to cross-check the fast engine.
+
+Deliberately simple: every apply() deep-copies the whole game.
+Standard library only; imports nothing from the project.
+
+Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
+               "handSize": h, "clueTokens": c, "strikes": s (optional, default 3)}
+
+Actions (tuples):
+    ('play', order)            order = index of the card in the deck list
+    ('discard', order)
+    ('color', target, color)   color in 0..suits-1 (color index == suit index)
+    ('rank', target, rank)     rank in the distinct values of variant["ranks"]
+"""
+
+import copy
+import random
+import sys
+
+
+def composition(variant):
+    """Deck composition: for each suit in order, each rank of sorted(ranks)."""
+    cards = []
+    for suit in range(variant["suits"]):
+        for rank in sorted(variant["ranks"]):
+            cards.append((suit, rank))
+    return cards
+
+
+def _check_variant(variant):
+    if not isinstance(variant, dict):
+        raise ValueError("variant must be a dict")
+    for key in ("suits", "ranks", "handSize", "clueTokens"):
+        if key not in variant:
+            raise ValueError("variant is missing key %r" % key)
+    n = variant["suits"]
+    if not isinstance(n, int) or not 1 <= n <= 6:
+        raise ValueError("suits must be an int in 1..6")
+    ranks = variant["ranks"]
+    if not isinstance(ranks, (list, tuple)) or len(ranks) == 0:
+        raise ValueError("ranks must be a non-empty list")
+    for r in ranks:
+        if not isinstance(r, int) or not 1 <= r <= 5:
+            raise ValueError("every rank must be an int in 1..5")
+    h = variant["handSize"]
+    if not isinstance(h, int) or h < 1:
+        raise ValueError("handSize must be a positive int")
+    c = variant["clueTokens"]
+    if not isinstance(c, int) or c < 0:
+        raise ValueError("clueTokens must be a non-negative int")
+    s = variant.get("strikes", 3)
+    if not isinstance(s, int) or s < 1:
+        raise ValueError("strikes must be a positive int")
+
+
+class RefGame:
+    def __init__(self, variant, players, deck, empty_clues=False,
+                 keep_stacks_on_strikeout=False, deck_plays=False,
+                 starting_player=0):
+        _check_variant(variant)
+        if not isinstance(players, int) or players < 2:
+            raise ValueError("players must be an int >= 2")
+        deck = [tuple(card) for card in deck]
+        if sorted(deck) != sorted(composition(variant)):
+            raise ValueError("deck is not a permutation of the variant's composition")
+        hand_size = variant["handSize"]
+        if len(deck) < players * hand_size:
+            raise ValueError("deck too small to deal %d hands of %d"
+                             % (players, hand_size))
+        if not isinstance(starting_player, int) or not 0 <= starting_player < players:
+            raise ValueError("starting_player must be in 0..players-1")
+
+        # fixed settings
+        self.variant = copy.deepcopy(variant)
+        self.players = players
+        self.deck = deck
+        self.empty_clues = bool(empty_clues)
+        self.keep_stacks_on_strikeout = bool(keep_stacks_on_strikeout)
+        self.deck_plays = bool(deck_plays)
+        self.max_clues = variant["clueTokens"]
+        self.strike_limit = variant.get("strikes", 3)
+        self.max_rank = max(variant["ranks"])
+        self.num_suits = variant["suits"]
+
+        # mutable state
+        self.current = starting_player
+        self.hands = []
+        for p in range(players):
+            self.hands.append(list(range(p * hand_size, (p + 1) * hand_size)))
+        self.next_draw = players * hand_size
+        self.stacks = [0] * self.num_suits
+        self.clues = self.max_clues
+        self.strikes = 0
+        self.discards = []
+        self.turns_left = None
+        self._over = False
+        if self.next_draw == len(self.deck):
+            self.turns_left = players
+
+    # ------------------------------------------------------------ helpers
+    def _deck_remaining(self):
+        return len(self.deck) - self.next_draw
+
+    def _card(self, order):
+        return self.deck[order]
+
+    def _touches(self, target, kind, value):
+        for order in self.hands[target]:
+            suit, rank = self._card(order)
+            if kind == "color" and suit == value:
+                return True
+            if kind == "rank" and rank == value:
+                return True
+        return False
+
+    def _legal_rank_values(self):
+        return sorted(set(self.variant["ranks"]))
+
+    def _play_card(self, order):
+        """Play a card (already removed from wherever it was)."""
+        suit, rank = self._card(order)
+        if rank == self.stacks[suit] + 1:
+            self.stacks[suit] += 1
+            if self.stacks[suit] == self.max_rank and self.clues < self.max_clues:
+                self.clues += 1
+        else:
+            self.discards.append(order)
+            self.strikes += 1
+
+    def _draw(self, player):
+        if self.next_draw < len(self.deck):
+            self.hands[player].append(self.next_draw)
+            self.next_draw += 1
+
+    # ------------------------------------------------------------ public API
+    @property
+    def over(self):
+        return self._over
+
+    @property
+    def score(self):
+        if self.strikes >= self.strike_limit and not self.keep_stacks_on_strikeout:
+            return 0
+        return sum(self.stacks)
+
+    def _illegal_reason(self, action):
+        """Return None if action is legal, else a message string."""
+        if self._over:
+            return "game is over"
+        if not isinstance(action, tuple) or len(action) == 0:
+            return "action must be a non-empty tuple"
+        kind = action[0]
+        me = self.current
+        if kind == "play":
+            if len(action) != 2:
+                return "play takes exactly one argument"
+            order = action[1]
+            if order in self.hands[me]:
+                return None
+            if (self.deck_plays and self._deck_remaining() == 1
+                    and order == self.next_draw):
+                return None
+            return "card %r is not playable by player %d" % (order, me)
+        if kind == "discard":
+            if len(action) != 2:
+                return "discard takes exactly one argument"
+            if self.clues == self.max_clues:
+                return "cannot discard with all clue tokens available"
+            if action[1] not in self.hands[me]:
+                return "card %r is not in player %d's hand" % (action[1], me)
+            return None
+        if kind in ("color", "rank"):
+            if len(action) != 3:
+                return "clue takes exactly two arguments"
+            target, value = action[1], action[2]
+            if self.clues == 0:
+                return "no clue tokens"
+            if not isinstance(target, int) or isinstance(target, bool) \
+                    or not 0 <= target < self.players:
+                return "invalid target %r" % (target,)
+            if target == me:
+                return "cannot clue yourself"
+            if kind == "color":
+                legal_values = list(range(self.num_suits))
+            else:
+                legal_values = self._legal_rank_values()
+            if isinstance(value, bool) or value not in legal_values:
+                return "invalid %s value %r" % (kind, value)
+            if not self.empty_clues and not self._touches(target, kind, value):
+                return "clue touches no cards"
+            return None
+        return "unknown action kind %r" % (kind,)
+
+    def legal_actions(self):
+        if self._over:
+            return []
+        candidates = []
+        me = self.current
+        for order in self.hands[me]:
+            candidates.append(("play", order))
+            candidates.append(("discard", order))
+        if self.deck_plays and self._deck_remaining() == 1:
+            candidates.append(("play", self.next_draw))
+        for target in range(self.players):
+            for color in range(self.num_suits):
+                candidates.append(("color", target, color))
+            for rank in self._legal_rank_values():
+                candidates.append(("rank", target, rank))
+        legal = [a for a in candidates if self._illegal_reason(a) is None]
+        return sorted(set(legal))
+
+    def apply(self, action):
+        if isinstance(action, list):
+            action = tuple(action)
+        reason = self._illegal_reason(action)
+        if reason is not None:
+            raise ValueError("illegal action %r: %s" % (action, reason))
+        g = copy.deepcopy(self)
+        me = g.current
+        kind = action[0]
+        deck_had_cards = g._deck_remaining() > 0
+
+        if kind == "play":
+            order = action[1]
+            if order in g.hands[me]:
+                g.hands[me].remove(order)
+                g._play_card(order)
+                g._draw(me)
+            else:
+                # deck play of the last deck card; no draw follows
+                assert g.deck_plays and g._deck_remaining() == 1 \
+                    and order == g.next_draw
+                g.next_draw += 1
+                g._play_card(order)
+        elif kind == "discard":
+            order = action[1]
+            g.hands[me].remove(order)
+            g.discards.append(order)
+            g.clues += 1
+            g._draw(me)
+        else:  # color / rank clue
+            g.clues -= 1
+
+        # final-round bookkeeping
+        deck_became_empty = deck_had_cards and g._deck_remaining() == 0
+        if deck_became_empty:
+            g.turns_left = g.players
+        elif g.turns_left is not None:
+            g.turns_left -= 1
+
+        # end-of-game checks
+        if g.strikes == g.strike_limit:
+            g._over = True
+        elif all(s == g.max_rank for s in g.stacks):
+            g._over = True
+        elif g.turns_left is not None and g.turns_left == 0:
+            g._over = True
+
+        g.current = (g.current + 1) % g.players
+        return g
+
+    def snapshot(self):
+        return {
+            "current": self.current,
+            "hands": [list(h) for h in self.hands],
+            "next_draw": self.next_draw,
+            "stacks": list(self.stacks),
+            "clues": self.clues,
+            "strikes": self.strikes,
+            "discards": list(self.discards),
+            "turns_left": self.turns_left,
+            "over": self._over,
+            "score": self.score,
+        }
+
+    def state_key(self):
+        """Exact hashable key of the full mutable state (settings are fixed
+        per game and shared by all descendants, so they are not included)."""
+        return (
+            self.current,
+            tuple(tuple(h) for h in self.hands),
+            self.next_draw,
+            tuple(self.stacks),
+            self.clues,
+            self.strikes,
+            tuple(self.discards),
+            self.turns_left,
+            self._over,
+        )
+
+
+def brute_force_max(game):
+    """Maximum final score over all legal lines from `game` (plain recursion,
+    memoised on the exact full-state key)."""
+    memo = {}
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 10000))
+    try:
+        def rec(g):
+            if g.over:
+                return g.score
+            key = g.state_key()
+            if key in memo:
+                return memo[key]
+            actions = g.legal_actions()
+            if not actions:
+                # cannot happen under these rules (play is always legal),
+                # but be safe: a stuck game is scored as it stands
+                best = g.score
+            else:
+                best = max(rec(g.apply(a)) for a in actions)
+            memo[key] = best
+            return best
+        return rec(game)
+    finally:
+        sys.setrecursionlimit(old_limit)
+
+
+# ---------------------------------------------------------------- self-check
+def _check_invariants(g):
+    s = g.snapshot()
+    all_orders = []
+    for h in s["hands"]:
+        all_orders.extend(h)
+    played = sum(s["stacks"])
+    # every drawn card is in exactly one place: hand, discards, or stacks
+    assert len(all_orders) == len(set(all_orders))
+    assert not set(all_orders) & set(s["discards"])
+    assert all(o < s["next_draw"] for o in all_orders + s["discards"])
+    assert len(all_orders) + len(s["discards"]) + played == s["next_draw"]
+    assert 0 <= s["clues"] <= g.max_clues
+    assert 0 <= s["strikes"] <= g.strike_limit
+    assert all(0 <= x <= g.max_rank for x in s["stacks"])
+    for h in s["hands"]:
+        assert h == sorted(h)  # oldest first == increasing order
+        assert len(h) <= g.variant["handSize"]
+    if s["turns_left"] is not None:
+        assert s["next_draw"] == len(g.deck)
+        assert 0 <= s["turns_left"] <= g.players
+    if s["over"]:
+        assert g.legal_actions() == []
+    else:
+        assert len(g.legal_actions()) > 0
+
+
+def _self_check(seed=12345):
+    import time
+    rng = random.Random(seed)
+    variants = [
+        {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2},
+        {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 2},
+        {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 1,
+         "strikes": 2},
+        {"suits": 3, "ranks": [1, 2], "handSize": 2, "clueTokens": 2},
+        {"suits": 1, "ranks": [1, 1, 2, 2, 3, 3], "handSize": 2, "clueTokens": 2},
+    ]
+    for variant in variants:
+        for opts in ({}, {"deck_plays": True, "empty_clues": True},
+                     {"keep_stacks_on_strikeout": True, "starting_player": 1}):
+            deck = composition(variant)
+            rng.shuffle(deck)
+            g = RefGame(variant, 2, deck, **opts)
+            t0 = time.time()
+            best = brute_force_max(g)
+            dt = time.time() - t0
+            print("%-70s %-60s max=%d (%.2fs)" % (variant, opts, best, dt))
+            assert 0 <= best <= variant["suits"] * max(variant["ranks"])
+            for _ in range(200):
+                cur = g
+                _check_invariants(cur)
+                while not cur.over:
+                    before = cur.snapshot()
+                    nxt = cur.apply(rng.choice(cur.legal_actions()))
+                    assert cur.snapshot() == before  # self unchanged
+                    _check_invariants(nxt)
+                    cur = nxt
+                assert cur.score <= best
+                try:
+                    cur.apply(("play", 0))
+                    raise AssertionError("apply on an over game must fail")
+                except ValueError:
+                    pass
+    # validation
+    v = variants[0]
+    for bad in (lambda: RefGame(v, 1, composition(v)),
+                lambda: RefGame(v, 2, composition(v)[:-1]),
+                lambda: RefGame(v, 4, composition(v))):
+        try:
+            bad()
+            raise AssertionError("expected ValueError")
+        except ValueError:
+            pass
+    print("self-check OK")
+
+
+if __name__ == "__main__":
+    _self_check()
