@@ -19,8 +19,13 @@ class CleanGroup(click.Group):
         try:
             return super().invoke(ctx)
         except (MalformedError, IllegalActionError) as e:
-            click.echo(f"error: {e}", err=True)
-            sys.exit(2)
+            fail(str(e))
+
+
+def fail(message: str, code: int = 2):
+    """Print a one-line error (newlines inside names escaped) and exit."""
+    click.echo("error: " + message.replace("\r", "\\r").replace("\n", "\\n"), err=True)
+    sys.exit(code)
 
 
 @click.group(cls=CleanGroup)
@@ -116,7 +121,15 @@ def show(rec, turn, as_json):
 
 
 def main():
-    cli(prog_name="hanabi")
+    try:
+        cli.main(prog_name="hanabi", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        fail("aborted", 1)
+    except click.ClickException as e:
+        # usage errors on one line, as all our errors
+        fail(e.format_message().replace("\n", " "), 2)
 
 
 if __name__ == "__main__":

@@ -137,6 +137,10 @@ def load_text(text: str, source: str, *, players: int | None = None, rules: Rule
             obj = json.loads(text)
         except json.JSONDecodeError as e:
             raise MalformedError(f"{source}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+        except RecursionError:
+            raise MalformedError(f"{source}: invalid JSON: nested too deeply") from None
+        except ValueError as e:  # e.g. an integer beyond Python's digit limit
+            raise MalformedError(f"{source}: invalid JSON: {e}") from None
         if rules is not None and isinstance(obj, dict) and "options" not in obj:
             obj = dict(obj, options=rules.to_json_options())
         return game_from_json(obj, source, players)
@@ -158,7 +162,7 @@ def load_file(path, *, players: int | None = None, rules: Rules | None = None) -
     except OSError as e:
         raise MalformedError(f"{path}: cannot read file: {e.strerror or e}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
     return load_text(text, str(path), players=players, rules=rules)

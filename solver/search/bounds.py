@@ -1,0 +1,132 @@
+"""Admissible upper bounds on the final score, each with a plain-words reason.
+
+All bounds hold for every line from the position (they never cut a reachable score):
+
+- *reach*: a suit can only climb while every next rank still has a copy in a hand or the
+  deck ("both r4 discarded").
+- *pace*: before the deck runs out, exactly one play-or-discard turn draws each of the D
+  remaining cards; then each player has one more turn. So at most D + players more plays.
+- *late cards*: a card first available at deck depth d (drawn by the d-th remaining draw)
+  and every higher rank of its suit can only be played in the D - d + players play-capable
+  turns after that draw ("r5 is drawn too late").
+- *final round*: once the deck is empty, each remaining turn is one player's, who can play
+  at most one of their own cards.
+"""
+from __future__ import annotations
+
+from .position import Position
+
+
+def quick_bound(pos: Position) -> int:
+    """The tightest of the bounds, as a number (hot path of the search)."""
+    ub = 0
+    for r in pos.reach:
+        ub += r
+    score = pos.score
+    if ub == score:
+        return ub
+    n = pos.n
+    if pos.tl >= 0:
+        # final round: each remaining turn is one player's single chance to play
+        cur, hands, cls = pos.cur, pos.hands, pos.cls
+        extra = 0
+        for i in range(pos.tl):
+            p = (cur + i) % n
+            for o in hands[p]:
+                if cls(o):
+                    extra += 1
+                    break
+        return min(ub, score + extra)
+    D = pos.deck_len - pos.nd
+    slots = D + n
+    if ub > score + slots:
+        ub = score + slots
+    late = _late_plays(pos, D)[0]
+    return min(ub, score + late)
+
+
+def _late_plays(pos: Position, D: int):
+    """Max plays allowed by the late-cards argument, and the deck depth that binds.
+
+    For each needed card (suit s, rank r), f = the depth of its first copy (0 if a copy is
+    in a hand). Every rank above r in s is played after it, so what matters is the prefix
+    maximum of f along each suit. With forced(d) = the needed cards whose prefix maximum is
+    >= d, those plays all come after the d-th draw, where only D - d + players
+    play-capable turns are left (1 for the bottom card: its drawer plays it on the last
+    turn of the game, unless it may be played from the deck)."""
+    n = pos.n
+    nd = pos.nd
+    held = set()
+    suit, rank = pos.suit, pos.rank
+    for h in pos.hands:
+        for o in h:
+            held.add(suit[o] * 8 + rank[o])
+    stacks, reach, next_pos = pos.stacks, pos.reach, pos.next_pos
+    pms = []
+    for s in range(pos.nsuits):
+        top = reach[s]
+        r = stacks[s] + 1
+        if r > top:
+            continue
+        base = s * 8
+        pm = 0
+        while r <= top:
+            c = base + r
+            if c not in held:
+                f = next_pos[c][nd] - nd + 1
+                if f > pm:
+                    pm = f
+            pms.append(pm)
+            r += 1
+    K = len(pms)
+    best = K
+    arg = None
+    pms.sort(reverse=True)
+    extra = 1 if pos.deck_plays else 0
+    j = 0
+    for v in pms:
+        if v == 0:
+            break
+        j += 1
+        cap = (1 + extra * n) if v == D else D - v + n + extra
+        if cap < j:
+            b = K - j + cap
+            if b < best:
+                best = b
+                arg = v
+    return best, arg
+
+
+def named_bound(pos: Position) -> tuple[int, str, str]:
+    """The root's upper bound with its kind and reason in words."""
+    g = pos.game
+    v = g.variant
+    score = pos.score
+    ub = sum(pos.reach)
+    kind, reason = "perfect", f"the perfect score of {v.name} is {pos.perfect}"
+    if ub < pos.perfect:
+        lost = []
+        for s, suit in enumerate(v.suits):
+            if pos.reach[s] < suit.max_rank:
+                r = pos.reach[s] + 1
+                lost.append(f"{suit.letter}{r}: all {suit.ranks.count(r)} cop{'y' if suit.ranks.count(r) == 1 else 'ies'} gone")
+        kind, reason = "discards", "; ".join(lost) + f" (at most {ub})"
+    n = pos.n
+    if pos.tl >= 0:
+        q = quick_bound(pos)
+        if q < ub:
+            return q, "final_round", f"{pos.tl} turns left in the final round allow at most {q - score} more plays"
+        return ub, kind, reason
+    D = pos.deck_len - pos.nd
+    if score + D + n < ub:
+        ub = score + D + n
+        kind, reason = "pace", f"{D} cards in the deck + {n} final turns allow at most {D + n} more plays (at most {ub})"
+    late, d = _late_plays(pos, D)
+    if score + late < ub:
+        o = pos.nd + d - 1
+        card = g.deck[o].to_str(v)
+        ub = score + late
+        kind = "late_cards"
+        reason = (f"cards first available at deck depth {d} or deeper (e.g. {card}, card #{o}) and the ranks "
+                  f"above them need more plays than the {D - d + n} turns left after that draw (at most {ub})")
+    return ub, kind, reason

@@ -1,0 +1,183 @@
+"""The search's own compact position: cheap ints and lists, make/unmake of abstract moves.
+
+The search never plays clue *content*: a clue is a stall that costs a token (its content is
+chosen when the line is replayed in the rules engine). Plays, discards and misplays name a
+real card order, so a line maps one-to-one onto engine actions.
+
+Card classes: a card that can still score is identified by ``suit * 8 + rank``; a card that
+can never score again (its rank is already on the stack, or a lower rank of its suit is
+gone) is trash, class 0. Two hands with the same multiset of classes are interchangeable,
+which is what the transposition key uses.
+"""
+from __future__ import annotations
+
+from ..game import Game, State
+
+PLAY, DISCARD, CLUE = 0, 1, 2  # abstract move kinds; a failed PLAY is a misplay
+
+
+class Position:
+    __slots__ = (
+        "game", "n", "suit", "rank", "deck_len", "hands", "nd", "stacks", "clues", "strikes",
+        "cur", "tl", "cnt", "reach", "max_rank", "max_clues", "strike_limit", "nsuits",
+        "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
+        "over", "final_score", "next_pos",
+    )
+
+    def __init__(self, state: State):
+        g: Game = state.game
+        self.game = g
+        self.n = g.num_players
+        self.suit = g.suit_of
+        self.rank = g.rank_of
+        self.deck_len = len(g.deck)
+        self.nsuits = g.variant.num_suits
+        self.max_rank = list(g.max_rank)
+        self.max_clues = g.max_clues
+        self.strike_limit = g.strike_limit
+        self.deck_plays = g.rules.deck_plays
+        self.empty_clues = g.rules.empty_clues
+        self.keep_stacks = g.rules.strikeout_score == "stacks"
+        self.perfect = g.perfect_score
+        self.hands = [list(h) for h in state.hands]
+        self.nd = state.next_draw
+        self.stacks = list(state.stacks)
+        self.clues = state.clues
+        self.strikes = state.strikes
+        self.cur = state.current
+        self.tl = -1 if state.turns_left is None else state.turns_left
+        self.score = sum(self.stacks)
+        self.over = state.over
+        self.final_score = state.score if state.over else -1
+        # cnt[s*8+r]: copies of (s, r) still in hands or the deck
+        self.cnt = [0] * (8 * self.nsuits + 8)
+        for h in self.hands:
+            for o in h:
+                self.cnt[self.suit[o] * 8 + self.rank[o]] += 1
+        for o in range(self.nd, self.deck_len):
+            self.cnt[self.suit[o] * 8 + self.rank[o]] += 1
+        self.reach = [self._reach(s) for s in range(self.nsuits)]
+        self._undo: list = []
+        # next_pos[c][i]: the first deck position >= i holding a card of class c (deck_len if none)
+        L = self.deck_len
+        self.next_pos = {}
+        for c in {self.suit[o] * 8 + self.rank[o] for o in range(L)}:
+            row = [L] * (L + 1)
+            nxt = L
+            for i in range(L - 1, -1, -1):
+                if self.suit[i] * 8 + self.rank[i] == c:
+                    nxt = i
+                row[i] = nxt
+            self.next_pos[c] = row
+
+    def _reach(self, s: int) -> int:
+        r = self.stacks[s]
+        top = self.max_rank[s]
+        base = s * 8
+        cnt = self.cnt
+        while r < top and cnt[base + r + 1]:
+            r += 1
+        return r
+
+    def cls(self, o: int) -> int:
+        s = self.suit[o]
+        r = self.rank[o]
+        if self.stacks[s] < r <= self.reach[s]:
+            return s * 8 + r
+        return 0
+
+    def playable(self, o: int) -> bool:
+        return self.rank[o] == self.stacks[self.suit[o]] + 1
+
+    def key(self) -> tuple:
+        cls = self.cls
+        return (
+            self.cur, self.nd, self.clues, self.strikes, self.tl, tuple(self.stacks),
+            tuple(tuple(sorted(map(cls, h))) for h in self.hands),
+        )
+
+    def can_clue(self) -> bool:
+        if self.clues <= 0:
+            return False
+        if self.empty_clues:
+            return True
+        me = self.cur
+        return any(self.hands[p] for p in range(self.n) if p != me)
+
+    # ---- make / unmake ----------------------------------------------------
+    def push(self, kind: int, o: int) -> None:
+        me = self.cur
+        hand = self.hands[me]
+        rec = (kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score)
+        idx = -1
+        drew = False
+        ok = False
+        if kind == CLUE:
+            self.clues -= 1
+        else:
+            if o == self.nd and o not in hand:  # deck play of the last card
+                self.nd += 1
+                idx = -2
+            else:
+                idx = hand.index(o)
+                del hand[idx]
+            s = self.suit[o]
+            r = self.rank[o]
+            self.cnt[s * 8 + r] -= 1
+            if kind == PLAY and r == self.stacks[s] + 1:
+                ok = True
+                self.stacks[s] = r
+                self.score += 1
+                if r == self.max_rank[s] and self.clues < self.max_clues:
+                    self.clues += 1
+            else:
+                if kind == PLAY:
+                    self.strikes += 1
+                else:
+                    self.clues += 1
+            old_reach = self.reach[s]
+            self.reach[s] = self._reach(s) if not ok else max(old_reach, r)
+            if idx >= 0 and self.nd < self.deck_len:
+                hand.append(self.nd)
+                self.nd += 1
+                drew = True
+            rec = rec + (idx, drew, ok, old_reach)
+        self._undo.append(rec)
+        # end of turn
+        if self.strikes >= self.strike_limit:
+            self.over = True
+            self.final_score = self.score if self.keep_stacks else 0
+        elif ok and self.score == self.perfect:
+            self.over = True
+            self.final_score = self.score
+        if self.tl >= 0:
+            self.tl -= 1
+            if self.tl == 0 and not self.over:
+                self.over = True
+                self.final_score = self.score
+        elif self.nd >= self.deck_len and (drew or idx == -2):
+            self.tl = self.n
+        self.cur = me + 1 if me + 1 < self.n else 0
+
+    def pop(self) -> None:
+        rec = self._undo.pop()
+        kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score = rec[:8]
+        self.cur = me
+        if kind == CLUE:
+            return
+        idx, drew, ok, old_reach = rec[8:]
+        hand = self.hands[me]
+        if drew:
+            hand.pop()
+            self.nd -= 1
+        s = self.suit[o]
+        r = self.rank[o]
+        if ok:
+            self.stacks[s] = r - 1
+            self.score -= 1
+        self.cnt[s * 8 + r] += 1
+        self.reach[s] = old_reach
+        if idx == -2:
+            self.nd -= 1
+        else:
+            hand.insert(idx, o)

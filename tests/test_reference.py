@@ -1,0 +1,156 @@
+"""Property test: random legal games on random small custom variants, played through the
+engine and through the independent naive reference engine (tests/refengine.py), must
+agree at every step on the legal actions, the clue contents, the state and the score;
+``push`` then ``pop`` must restore the engine's state exactly."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from refengine import RefGame, composition
+from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, IllegalActionError, Rules, custom_variant
+
+KIND = {PLAY: "play", DISCARD: "discard", COLOR_CLUE: "color", RANK_CLUE: "rank"}
+KIND_BACK = {v: k for k, v in KIND.items()}
+
+
+def as_tuple(a: Action) -> tuple:
+    return (KIND[a.kind], a.target) if a.kind in (PLAY, DISCARD) else (KIND[a.kind], a.target, a.value)
+
+
+def as_action(t: tuple) -> Action:
+    return Action(KIND_BACK[t[0]], *t[1:])
+
+
+@st.composite
+def setups(draw, max_suits=3, max_rank=4, max_cards=4, max_players=4, max_hand=3, max_tokens=3):
+    """(custom variant, players, deck permutation, options); ``max_cards`` is the most
+    cards of one suit."""
+    suits = draw(st.integers(1, max_suits))
+    ranks = draw(st.lists(st.integers(1, max_rank), min_size=1, max_size=max_cards))
+    size = suits * len(ranks)
+    if size < 2:  # two players need a card each
+        ranks = ranks + [draw(st.integers(1, max_rank))]
+        size = suits * len(ranks)
+    players = draw(st.integers(2, min(max_players, size)))
+    hand = draw(st.integers(1, min(max_hand, size // players)))
+    variant = {"suits": suits, "ranks": ranks, "handSize": hand, "clueTokens": draw(st.integers(0, max_tokens))}
+    strikes = draw(st.integers(1, 3))
+    if strikes != 3 or draw(st.booleans()):  # sometimes rely on the default of 3
+        variant["strikes"] = strikes
+    deck = draw(st.permutations(composition(variant)))
+    opts = {
+        "empty_clues": draw(st.booleans()),
+        "stacks": draw(st.booleans()),
+        "deck_plays": draw(st.booleans()),
+        "start": draw(st.integers(0, players - 1)),
+    }
+    return variant, players, deck, opts
+
+
+def candidates(n_cards: int, n_players: int, n_colors: int) -> list[tuple]:
+    """A superset of the legal actions, including many illegal ones."""
+    out = []
+    for o in range(-1, n_cards + 1):
+        out += [("play", o), ("discard", o)]
+    for t in range(-1, n_players + 1):
+        out += [("color", t, c) for c in range(-1, n_colors + 1)]
+        out += [("rank", t, r) for r in range(0, 6)]
+    return out
+
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(setup=setups(), data=st.data())
+def test_engine_agrees_with_reference(setup, data):
+    """Small variants: 1-3 suits, 1-4 cards of ranks 1..4, hands of 1-3,
+    0-3 clue tokens, 1-3 strikes, 2-4 players."""
+    play_both(setup, data)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(setup=setups(max_suits=4, max_rank=5, max_cards=7, max_players=5, max_hand=4, max_tokens=8),
+       data=st.data())
+def test_engine_agrees_with_reference_longer_games(setup, data):
+    """Bigger decks, so that games run through many clue/discard cycles."""
+    play_both(setup, data)
+
+
+def play_both(setup, data):
+    variant, players, deck, opts = setup
+    ref = RefGame(variant, players, deck, empty_clues=opts["empty_clues"],
+                  keep_stacks_on_strikeout=opts["stacks"], deck_plays=opts["deck_plays"],
+                  starting_player=opts["start"])
+    rules = Rules(custom_variant(variant), empty_clues=opts["empty_clues"],
+                  strikeout_score="stacks" if opts["stacks"] else "zero", deck_plays=opts["deck_plays"])
+    game = Game(rules, players, [Card(s, r) for s, r in deck], starting_player=opts["start"])
+    state = game.initial_state()
+    n_colors = variant["suits"]
+    history = []  # (engine snapshot, end_reason) before each action
+
+    while True:
+        snap = state.snapshot()
+        assert snap == ref.snapshot()
+        assert state.score == ref.score and state.over == ref.over
+        if ref.over:
+            if ref.strikes >= ref.strike_limit:
+                want = "strikeout"
+            elif all(s == ref.max_rank for s in ref.stacks):
+                want = "perfect"
+            else:
+                want = "final_round"
+            assert state.end_reason == want
+        else:
+            assert state.end_reason is None
+
+        legal = state.legal_actions()
+        tuples = [as_tuple(a) for a in legal]
+        assert len(tuples) == len(set(tuples)), "duplicate legal actions"
+        ref_legal = ref.legal_actions()
+        assert sorted(tuples) == ref_legal
+        # clue content: exactly the target's cards of that color / rank, oldest first
+        for a in legal:
+            if a.is_clue:
+                idx = 0 if a.kind == COLOR_CLUE else 1
+                assert a.touched == tuple(o for o in ref.hands[a.target] if ref.deck[o][idx] == a.value)
+        # check() accepts exactly the legal actions
+        ref_set = set(ref_legal)
+        for t in candidates(len(deck), players, n_colors):
+            try:
+                done = state.check(as_action(t))
+                ok = True
+            except IllegalActionError:
+                ok = False
+            assert ok == (t in ref_set), t
+            if ok and done.is_clue:
+                assert done.touched == legal[tuples.index(t)].touched
+        assert state.snapshot() == snap  # check() and legal_actions() change nothing
+
+        if ref.over:
+            assert legal == []
+            break
+
+        # mostly avoid misplays, so that games last beyond the first strikes
+        safe = [a for a in legal if a.kind != PLAY or ref.deck[a.target][1] == ref.stacks[ref.deck[a.target][0]] + 1]
+        pool = safe if safe and data.draw(st.integers(0, 9), label="careful") < 8 else legal
+        choice = pool[data.draw(st.integers(0, len(pool) - 1), label="action")]
+        # push then pop restores exactly
+        key, turn = state.key(), state.turn
+        state.push(choice)
+        state.pop()
+        assert state.snapshot() == snap and state.key() == key and state.turn == turn
+        assert state.end_reason is None and not state.over
+
+        history.append((snap, state.end_reason))
+        done = state.apply(as_action(as_tuple(choice)))
+        assert done.touched == choice.touched
+        ref = ref.apply(as_tuple(choice))
+        assert state.turn == len(history)
+
+    # unwind the whole game: every earlier position comes back exactly
+    for snap, end in reversed(history):
+        state.pop()
+        assert state.snapshot() == snap and state.end_reason == end
+    assert state.turn == 0 and state == game.initial_state()
