@@ -120,6 +120,52 @@ def show(rec, turn, as_json):
     click.echo(describe_position(st))
 
 
+@cli.command()
+@input_options
+@click.option("--timeout", type=float, default=None, help="Give up after this many seconds (answer: bounds).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
+@click.option("--replay-out", type=click.Path(dir_okay=False, writable=True), help="Write the optimal game as hanab.live JSON.")
+def solve(rec, timeout, as_json, replay_out):
+    """The maximum score reachable with every card visible, an optimal line and a proof.
+
+    If FILE contains actions, solves from the position after them."""
+    from .game import game_to_json
+    from .solve import solve as run_solve
+
+    if timeout is not None and timeout <= 0:
+        raise MalformedError(f"--timeout must be positive, got {timeout}")
+    start = rec.state_after()
+    sol = run_solve(start, timeout=timeout)
+    if replay_out:
+        full = list(rec.actions) + list(sol.actions)
+        data = json.dumps(game_to_json(rec.game, full, rec.extra), indent=1)
+        try:
+            with open(replay_out, "w") as fh:
+                fh.write(data + "\n")
+        except OSError as e:
+            raise MalformedError(f"{replay_out}: cannot write: {e.strerror or e}") from None
+    if as_json:
+        out = sol.to_json()
+        out["from_turn"] = start.turn
+        click.echo(json.dumps(out))
+        return
+    g = rec.game
+    click.echo(f"{g.variant.name}, {g.num_players} players" + (f", from turn {start.turn}" if start.turn else ""))
+    if sol.exact:
+        click.echo(f"Maximum score: {sol.max_score}/{g.perfect_score} (exact)")
+    else:
+        click.echo(f"Maximum score: at least {sol.max_score}, at most {sol.upper_bound} (not proven: timed out)")
+    click.echo(f"Why not more: {sol.proof.reason}")
+    click.echo(f"Search: {sol.stats['nodes']} nodes, {sol.stats['time']:.3f} s")
+    click.echo("Optimal line:" if sol.exact else "Best line found:")
+    st = start.copy()
+    for a in sol.actions:
+        line = describe_turn(st, a)
+        st.push(a)
+        click.echo(f"{line:<60} {status_line(st)}")
+    click.echo(f"Final: score {st.score}, end: {end_reason(st)}")
+
+
 def main():
     try:
         cli.main(prog_name="hanabi", standalone_mode=False)

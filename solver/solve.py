@@ -75,54 +75,100 @@ def replay_score(state: State, actions) -> int:
     return st.score
 
 
-def solve(source, *, timeout: float | None = None, node_limit: int | None = None) -> Solution:
+def solve(source, *, timeout: float | None = None, node_limit: int | None = None,
+          confirm: bool = True) -> Solution:
     """The maximum score reachable from ``source`` (a :class:`State` or a :class:`Game`,
     which means its initial state) when every card is visible.
 
     Returns the best line found (replayed in the engine), the proven upper bound with its
-    reason, and whether the two meet. With ``timeout`` (seconds) or ``node_limit`` the
-    answer may be "at least max_score, at most upper_bound"."""
+    reason, and whether the two meet. The search alternates between the top ("can we
+    reach the upper bound?") and the bottom ("can we beat the best line?") with growing
+    node budgets, so a timeout still leaves the tightest bounds found. A maximum below the
+    perfect score that only the search proves is reported exact only when a second,
+    independent method (an encoding) agrees (``confirm``).
+
+    With ``timeout`` (seconds) or ``node_limit`` the answer may be "at least max_score, at
+    most upper_bound"."""
     state = source.initial_state() if isinstance(source, Game) else source
     t0 = time.monotonic()
     deadline = t0 + timeout if timeout is not None else None
-    pos = Position(state)
     if state.over:
-        return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})"),
-                        {"nodes": 0, "time": 0.0})
+        return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})",
+                        ("rules",)), {"nodes": 0, "time": 0.0})
+    pos = Position(state)
     ub, kind, reason = named_bound(pos)
-    search = Search(pos, deadline, node_limit)
-    best_line: list[Action] = []
-    best = None
+    best_line, best = _fallback_line(state)
+    search = Search(pos, deadline)
     upper = ub
-    proof = Proof(kind, reason, ("bound",))
-    exact = False
-    targets = []
-    try:
-        for target in range(ub, -1, -1):
-            t1 = time.monotonic()
-            ok = search.reach(target)
-            targets.append({"target": target, "reachable": ok, "nodes": search.nodes,
-                            "time": round(time.monotonic() - t1, 4)})
-            if ok:
-                best_line = to_engine_line(state, search.line)
-                best = replay_score(state, best_line)
-                exact = True
+    attempts = []
+    budget = 20000
+    timed_out = False
+    while best < upper:
+        for target in (upper, best + 1):
+            if best >= upper:
                 break
-            upper = target - 1
-            proof = Proof("search", f"exhaustive search: no line reaches {target}", ("search",))
-    except SearchTimeout:
-        pass
-    if best is None:
-        best_line, best = _fallback_line(state)
-        if best >= upper:
-            exact = True
-    if upper == ub and exact:
+            limit = search.nodes + budget
+            search.node_limit = limit if node_limit is None else min(limit, node_limit)
+            t1 = time.monotonic()
+            n1 = search.nodes
+            try:
+                ok = search.reach(target)
+            except SearchTimeout:
+                attempts.append({"target": target, "result": "budget", "nodes": search.nodes - n1,
+                                 "time": round(time.monotonic() - t1, 4)})
+                if (node_limit is not None and search.nodes >= node_limit) or (
+                        deadline is not None and time.monotonic() >= deadline):
+                    timed_out = True
+                    break
+                continue
+            attempts.append({"target": target, "result": ok, "nodes": search.nodes - n1,
+                             "time": round(time.monotonic() - t1, 4)})
+            if ok:
+                line = to_engine_line(state, search.line)
+                score = replay_score(state, line)
+                if score > best:
+                    best_line, best = line, score
+            else:
+                upper = target - 1
+        if timed_out:
+            break
+        budget *= 2
+    methods: tuple[str, ...]
+    if upper == ub:
         proof = Proof(kind, reason, ("bound",))
+    else:
+        proof = Proof("search", f"exhaustive search: no line reaches {upper + 1}; {reason}", ("search",))
+    exact = best == upper
+    stats = {"nodes": search.nodes, "memo": len(search.memo), "attempts": attempts}
+    if exact and proof.kind == "search" and best < pos.perfect:
+        # a search-only proof of a sub-perfect maximum needs a second, independent method
+        proof, exact = _confirm(state, best, proof, deadline, stats)
+        if not exact:
+            upper = ub
     elif not exact:
-        proof = Proof("open", f"timed out: at least {best}, at most {upper} ({proof.reason})", proof.methods)
-    stats = {"nodes": search.nodes, "time": round(time.monotonic() - t0, 4), "memo": len(search.memo),
-             "targets": targets}
+        proof = Proof("open", f"timed out: at least {best}, at most {upper}; {proof.reason}", proof.methods)
+    stats["time"] = round(time.monotonic() - t0, 4)
     return Solution(best, upper, exact, best_line, proof, stats)
+
+
+def _confirm(state: State, best: int, proof: Proof, deadline, stats) -> tuple[Proof, bool]:
+    """Ask an independent encoding whether ``best + 1`` is reachable. Returns the proof
+    and whether the maximum is now confirmed."""
+    try:
+        from .encodings.sat import sat_reachable
+    except ImportError:
+        sat_reachable = None
+    if sat_reachable is not None:
+        left = None if deadline is None else max(1.0, deadline - time.monotonic())
+        t1 = time.monotonic()
+        res = sat_reachable(state, best + 1, timeout=left)
+        stats["confirm"] = {"method": "sat", "status": res.status, "time": round(time.monotonic() - t1, 4)}
+        if res.status == "unsat":
+            return Proof("search", proof.reason + f"; SAT agrees: {best + 1} is unsatisfiable", ("search", "sat")), True
+        if res.status == "sat":
+            raise RuntimeError(f"search and SAT disagree: SAT reaches {best + 1}, search says at most {best}")
+    return Proof("open", f"at least {best}; the search proves at most {best}, not yet confirmed by a second "
+                 f"method ({proof.reason})", proof.methods), False
 
 
 def _fallback_line(state: State) -> tuple[list[Action], int]:

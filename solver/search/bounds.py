@@ -41,19 +41,30 @@ def quick_bound(pos: Position) -> int:
     slots = D + n
     if ub > score + slots:
         ub = score + slots
-    late = _late_plays(pos, D)[0]
+    late, _, excess, _ = _late_plays(pos, D)
+    if excess:
+        ub -= excess
     return min(ub, score + late)
 
 
 def _late_plays(pos: Position, D: int):
-    """Max plays allowed by the late-cards argument, and the deck depth that binds.
+    """Two timing arguments over the needed cards, in one pass.
 
-    For each needed card (suit s, rank r), f = the depth of its first copy (0 if a copy is
-    in a hand). Every rank above r in s is played after it, so what matters is the prefix
-    maximum of f along each suit. With forced(d) = the needed cards whose prefix maximum is
-    >= d, those plays all come after the d-th draw, where only D - d + players
-    play-capable turns are left (1 for the bottom card: its drawer plays it on the last
-    turn of the game, unless it may be played from the deck)."""
+    For each needed card (suit s, rank r): f = the depth of its first copy (0 if a copy is
+    in a hand), l = the depth of its last copy (0 if none is left in the deck), and pm =
+    the largest f among the needed ranks below r (it cannot be played before that draw).
+
+    *Late cards*: every rank above a card is played after it, so with forced(d) = the needed
+    cards whose prefix maximum of f is >= d, those plays come after the d-th draw, where only
+    D - d + players play-capable turns are left (1 for the bottom card: its drawer plays it
+    on the last turn of the game, unless it may be played from the deck).
+
+    *Hand capacity*: after the d-th draw, a needed card with every copy drawn (l <= d) that
+    cannot have been played yet (pm >= d) must sit in a hand; the hands hold only
+    players x hand size cards, so each card over that count is lost, and each lost needed
+    card costs at least one point.
+
+    Returns (max plays, late-cards depth or None, capacity excess, capacity depth)."""
     n = pos.n
     nd = pos.nd
     held = set()
@@ -61,8 +72,9 @@ def _late_plays(pos: Position, D: int):
     for h in pos.hands:
         for o in h:
             held.add(suit[o] * 8 + rank[o])
-    stacks, reach, next_pos = pos.stacks, pos.reach, pos.next_pos
+    stacks, reach, next_pos, last_pos = pos.stacks, pos.reach, pos.next_pos, pos.last_pos
     pms = []
+    events = []
     for s in range(pos.nsuits):
         top = reach[s]
         r = stacks[s] + 1
@@ -72,6 +84,12 @@ def _late_plays(pos: Position, D: int):
         pm = 0
         while r <= top:
             c = base + r
+            lo = last_pos[c] - nd + 1
+            if lo < 1:
+                lo = 1
+            if pm >= lo:
+                events.append((lo, 1))
+                events.append((pm + 1, -1))
             if c not in held:
                 f = next_pos[c][nd] - nd + 1
                 if f > pm:
@@ -94,7 +112,18 @@ def _late_plays(pos: Position, D: int):
             if b < best:
                 best = b
                 arg = v
-    return best, arg
+    excess = 0
+    cap_d = None
+    if len(events) > 2 * pos.slots:
+        events.sort()
+        cur = 0
+        slots = pos.slots
+        for d, e in events:
+            cur += e
+            if cur - slots > excess:
+                excess = cur - slots
+                cap_d = d
+    return best, arg, excess, cap_d
 
 
 def named_bound(pos: Position) -> tuple[int, str, str]:
@@ -121,7 +150,13 @@ def named_bound(pos: Position) -> tuple[int, str, str]:
     if score + D + n < ub:
         ub = score + D + n
         kind, reason = "pace", f"{D} cards in the deck + {n} final turns allow at most {D + n} more plays (at most {ub})"
-    late, d = _late_plays(pos, D)
+    late, d, excess, cap_d = _late_plays(pos, D)
+    if excess and sum(pos.reach) - excess < ub:
+        ub = sum(pos.reach) - excess
+        kind = "capacity"
+        reason = (f"after draw {cap_d} from now, {pos.slots + excess} needed cards must all be held at once "
+                  f"(every copy drawn, a lower rank not yet available) but the hands hold {pos.slots} "
+                  f"(at most {ub})")
     if score + late < ub:
         o = pos.nd + d - 1
         card = g.deck[o].to_str(v)

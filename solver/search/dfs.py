@@ -1,8 +1,9 @@
 """Exhaustive depth-first search for "can the team still reach score T?".
 
 Built like a game solver: make/unmake on :class:`Position`, a transposition table keyed
-on the canonical position (hands as multisets, trash interchangeable) that remembers the
-lowest target proven unreachable, admissible bounds (:mod:`.bounds`) at every node, and
+on the canonical position (hands as multisets, trash interchangeable) that remembers, per
+strike count, the lowest target proven unreachable (a position with fewer strikes is never
+worse: every line from it is legal from the other too), admissible bounds (:mod:`.bounds`) at every node, and
 move ordering that finds good lines first.
 
 Move pruning (each keeps the maximum; the tests check them against a brute force):
@@ -21,6 +22,9 @@ from .bounds import quick_bound
 from .position import CLUE, DISCARD, PLAY, Position
 
 
+NO_BOUND = 1 << 30
+
+
 class SearchTimeout(Exception):
     """Raised inside the search when the deadline or node limit passes."""
 
@@ -37,40 +41,29 @@ class Search:
     # ---- moves ------------------------------------------------------------
     def moves(self) -> list[tuple[int, int]]:
         pos = self.pos
-        hand = pos.hands[pos.cur]
-        stacks, suit, rank = pos.stacks, pos.suit, pos.rank
-        cls = pos.cls
+        me = pos.cur
+        hand = pos.hands[me]
+        stacks, suit, rank, reach = pos.stacks, pos.suit, pos.rank, pos.reach
         res = []
         seen = set()
         trash = -1
-        useful = []
+        useful = []  # one card per useful class in this hand
         for o in hand:
             s = suit[o]
             r = rank[o]
-            if r == stacks[s] + 1:
+            if stacks[s] < r <= reach[s]:
                 c = s * 8 + r
-                if c not in seen:
-                    seen.add(c)
-                    res.append((PLAY, o))
-            c = cls(o)
-            if c == 0:
-                if trash < 0:
-                    trash = o
-            elif c not in seen:
+                if c in seen:
+                    if trash < 0:
+                        trash = o  # a second copy in the same hand is as good as trash
+                    continue
                 seen.add(c)
                 useful.append(o)
-            elif r == stacks[s] + 1:
-                pass
-        # playable cards also count as useful discards (another copy may be elsewhere)
-        useful_all = []
-        seen2 = set()
-        for o in hand:
-            c = cls(o)
-            if c and c not in seen2:
-                seen2.add(c)
-                useful_all.append(o)
-        D = pos.deck_len - pos.nd
-        if pos.deck_plays and D == 1 and pos.tl < 0 and pos.playable(pos.nd):
+                if r == stacks[s] + 1:
+                    res.append((PLAY, o))
+            elif trash < 0:
+                trash = o
+        if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1 and pos.playable(pos.nd):
             res.append((PLAY, pos.nd))
         can_clue = pos.can_clue()
         if pos.tl >= 0:
@@ -90,9 +83,7 @@ class Search:
             else:
                 if can_clue:
                     res.append((CLUE, -1))
-                # useful discards: farthest from playable first
-                useful_all.sort(key=lambda o: stacks[suit[o]] - rank[o])
-                res.extend((DISCARD, o) for o in useful_all)
+                res.extend((DISCARD, o) for o in self._discard_order(useful))
         else:
             if can_clue:
                 res.append((CLUE, -1))
@@ -100,58 +91,98 @@ class Search:
                 if trash >= 0:
                     res.append((PLAY, trash))
                 else:
-                    res.extend((PLAY, o) for o in useful_all if not pos.playable(o))
-        if not res:
+                    res.extend((PLAY, o) for o in self._discard_order(useful) if not pos.playable(o))
+        if not res and hand:
             # forced: whatever is legal (e.g. a misplay that strikes out)
-            if pos.clues < pos.max_clues and hand:
-                res.append((DISCARD, trash if trash >= 0 else hand[0]))
-            elif hand:
-                res.append((PLAY, trash if trash >= 0 else hand[0]))
+            o = trash if trash >= 0 else hand[0]
+            res.append((DISCARD, o) if pos.clues < pos.max_clues else (PLAY, o))
         return res
+
+    def _discard_order(self, cards: list[int]) -> list[int]:
+        """Useful cards to give up, most redundant first: a copy in another hand, then a
+        copy soon in the deck, then last copies; farther from playable first."""
+        pos = self.pos
+        suit, rank, stacks, nd = pos.suit, pos.rank, pos.stacks, pos.nd
+        me = pos.cur
+        other = set()
+        for p, h in enumerate(pos.hands):
+            if p != me:
+                for o in h:
+                    other.add(suit[o] * 8 + rank[o])
+        keyed = []
+        for o in cards:
+            c = suit[o] * 8 + rank[o]
+            if c in other:
+                pri = 0
+            else:
+                pri = pos.next_pos[c][nd] - nd + 1  # deck depth of the next copy (deck_len+1: none)
+            keyed.append((pri, stacks[suit[o]] - rank[o], o))
+        keyed.sort()
+        return [o for _, _, o in keyed]
 
     # ---- search -----------------------------------------------------------
     def reach(self, target: int) -> bool:
         """True if final score >= target is reachable; on success ``self.line`` holds a
         line (moves from the current position) that reaches it."""
         self.line = []
-        ok = self._reach(target)
+        pos = self.pos
+        if pos.over:
+            return pos.final_score >= target
+        if quick_bound(pos) < target:
+            return False
+        depth = len(pos._undo)
+        try:
+            ok = self._reach(target)
+        except SearchTimeout:
+            while len(pos._undo) > depth:  # unwind to where the search started
+                pos.pop()
+            raise
         self.line.reverse()
         return ok
 
     def _reach(self, target: int) -> bool:
+        """The position is not over and its bound admits ``target``."""
         pos = self.pos
-        if pos.over:
-            return pos.final_score >= target
         self.nodes += 1
         if not self.nodes & 4095:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise SearchTimeout
             if self.node_limit is not None and self.nodes > self.node_limit:
                 raise SearchTimeout
-        if quick_bound(pos) < target:
-            return False
         key = pos.key()
         m = self.memo.get(key)
-        if m is not None and m <= target:
-            return False
-        scored = []
+        strikes = pos.strikes
+        if m is not None:
+            # proven: with s' <= strikes strikes, target m[s'] is unreachable
+            for i in range(strikes + 1):
+                if m[i] <= target:
+                    return False
+        # children whose bound still admits the target, most promising first
+        children = []
+        push, pop = pos.push, pos.pop
         for i, (kind, o) in enumerate(self.moves()):
-            pos.push(kind, o)
+            push(kind, o)
             if pos.over:
-                b = pos.final_score
-            else:
-                b = quick_bound(pos)
-            pos.pop()
+                ok = pos.final_score >= target
+                pop()
+                if ok:
+                    self.line.append((kind, o))
+                    return True
+                continue
+            b = quick_bound(pos)
+            pop()
             if b >= target:
-                scored.append((-b, i, kind, o))
-        scored.sort()
-        for _, _, kind, o in scored:
-            pos.push(kind, o)
+                children.append((-b, i, kind, o))
+        children.sort()
+        for _, _, kind, o in children:
+            push(kind, o)
             ok = self._reach(target)
-            pos.pop()
+            pop()
             if ok:
                 self.line.append((kind, o))
                 return True
-        if m is None or target < m:
-            self.memo[key] = target
+        if m is None:
+            m = self.memo[key] = [NO_BOUND] * pos.strike_limit
+        if target < m[strikes]:
+            m[strikes] = target
         return False

@@ -21,7 +21,7 @@ class Position:
         "game", "n", "suit", "rank", "deck_len", "hands", "nd", "stacks", "clues", "strikes",
         "cur", "tl", "cnt", "reach", "max_rank", "max_clues", "strike_limit", "nsuits",
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
-        "over", "final_score", "next_pos",
+        "over", "final_score", "next_pos", "last_pos", "slots",
     )
 
     def __init__(self, state: State):
@@ -60,6 +60,10 @@ class Position:
         self._undo: list = []
         # next_pos[c][i]: the first deck position >= i holding a card of class c (deck_len if none)
         L = self.deck_len
+        self.slots = self.n * g.hand_size
+        self.last_pos = {}
+        for o in range(L):
+            self.last_pos[self.suit[o] * 8 + self.rank[o]] = o
         self.next_pos = {}
         for c in {self.suit[o] * 8 + self.rank[o] for o in range(L)}:
             row = [L] * (L + 1)
@@ -89,11 +93,28 @@ class Position:
     def playable(self, o: int) -> bool:
         return self.rank[o] == self.stacks[self.suit[o]] + 1
 
+    def hand_key(self, hand) -> tuple:
+        """The hand as a sorted tuple of classes; trash and second copies of a class in
+        the same hand (only one can ever be played) are 0."""
+        out = []
+        stacks, reach, suit, rank = self.stacks, self.reach, self.suit, self.rank
+        for o in hand:
+            s = suit[o]
+            r = rank[o]
+            c = s * 8 + r if stacks[s] < r <= reach[s] else 0
+            if c and c in out:
+                c = 0
+            out.append(c)
+        out.sort()
+        return tuple(out)
+
     def key(self) -> tuple:
-        cls = self.cls
+        """The transposition key: everything but the strikes (fewer strikes are never
+        worse, so the table keeps a bound per strike count)."""
+        hk = self.hand_key
         return (
-            self.cur, self.nd, self.clues, self.strikes, self.tl, tuple(self.stacks),
-            tuple(tuple(sorted(map(cls, h))) for h in self.hands),
+            self.cur, self.nd, self.clues, self.tl, tuple(self.stacks),
+            tuple(hk(h) for h in self.hands),
         )
 
     def can_clue(self) -> bool:
