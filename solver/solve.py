@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from .game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Game, IllegalActionError, State
 from .search.bounds import named_bound
 from .search.dfs import Search, SearchTimeout
+from .search.relaxed import RelaxedSearch
 from .search.position import CLUE, Position
 
 
@@ -15,8 +16,10 @@ class Proof:
     """Why nothing above ``upper_bound`` is reachable.
 
     kind: ``perfect`` (the variant's maximum), ``discards``/``pace``/``late_cards``/
-    ``final_round`` (a named static argument), ``search`` (exhausted search), or
-    ``open`` (not proven: the search ran out of time)."""
+    ``capacity``/``final_round`` (a named static argument), ``search`` (two independent
+    methods proved the next score unreachable: see ``methods``), ``unconfirmed`` (one
+    method proved the bound; the maximum is not reported exact), ``open`` (timed out
+    between the bounds), ``over`` (the game has ended)."""
 
     kind: str
     reason: str
@@ -75,17 +78,30 @@ def replay_score(state: State, actions) -> int:
     return st.score
 
 
+METHOD_NAMES = {
+    "bound": "a named bound",
+    "search": "the exhaustive search",
+    "relaxed": "the relaxed game (unlimited clues)",
+    "sat": "the SAT encoding",
+}
+
+
 def solve(source, *, timeout: float | None = None, node_limit: int | None = None,
           confirm: bool = True) -> Solution:
     """The maximum score reachable from ``source`` (a :class:`State` or a :class:`Game`,
     which means its initial state) when every card is visible.
 
     Returns the best line found (replayed in the engine), the proven upper bound with its
-    reason, and whether the two meet. The search alternates between the top ("can we
-    reach the upper bound?") and the bottom ("can we beat the best line?") with growing
-    node budgets, so a timeout still leaves the tightest bounds found. A maximum below the
-    perfect score that only the search proves is reported exact only when a second,
-    independent method (an encoding) agrees (``confirm``).
+    reason, and whether the two meet. Three methods take turns with doubling node budgets,
+    so a timeout still leaves the tightest bounds found:
+
+    - the search at the top target ("can we reach the upper bound?"),
+    - the search at the bottom ("can we beat the best line?"),
+    - the relaxed game with unlimited clues at the top target (a "no" lowers the bound).
+
+    A maximum below the perfect score is reported exact only when its bound is a named
+    argument, or when two independent methods prove the next score unreachable (with
+    ``confirm``, a second method is run when only one has).
 
     With ``timeout`` (seconds) or ``node_limit`` the answer may be "at least max_score, at
     most upper_bound"."""
@@ -95,80 +111,140 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     if state.over:
         return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})",
                         ("rules",)), {"nodes": 0, "time": 0.0})
-    pos = Position(state)
-    ub, kind, reason = named_bound(pos)
-    best_line, best = _fallback_line(state)
-    search = Search(pos, deadline)
-    upper = ub
-    attempts = []
-    budget = 20000
-    timed_out = False
-    while best < upper:
-        for target in (upper, best + 1):
-            if best >= upper:
-                break
-            limit = search.nodes + budget
-            search.node_limit = limit if node_limit is None else min(limit, node_limit)
-            t1 = time.monotonic()
-            n1 = search.nodes
-            try:
-                ok = search.reach(target)
-            except SearchTimeout:
-                attempts.append({"target": target, "result": "budget", "nodes": search.nodes - n1,
-                                 "time": round(time.monotonic() - t1, 4)})
-                if (node_limit is not None and search.nodes >= node_limit) or (
-                        deadline is not None and time.monotonic() >= deadline):
-                    timed_out = True
-                    break
-                continue
-            attempts.append({"target": target, "result": ok, "nodes": search.nodes - n1,
-                             "time": round(time.monotonic() - t1, 4)})
-            if ok:
-                line = to_engine_line(state, search.line)
-                score = replay_score(state, line)
-                if score > best:
-                    best_line, best = line, score
-            else:
-                upper = target - 1
-        if timed_out:
-            break
-        budget *= 2
-    methods: tuple[str, ...]
-    if upper == ub:
-        proof = Proof(kind, reason, ("bound",))
-    else:
-        proof = Proof("search", f"exhaustive search: no line reaches {upper + 1}; {reason}", ("search",))
-    exact = best == upper
-    stats = {"nodes": search.nodes, "memo": len(search.memo), "attempts": attempts}
-    if exact and proof.kind == "search" and best < pos.perfect:
-        # a search-only proof of a sub-perfect maximum needs a second, independent method
-        proof, exact = _confirm(state, best, proof, deadline, stats)
-        if not exact:
-            upper = ub
-    elif not exact:
-        proof = Proof("open", f"timed out: at least {best}, at most {upper}; {proof.reason}", proof.methods)
-    stats["time"] = round(time.monotonic() - t0, 4)
-    return Solution(best, upper, exact, best_line, proof, stats)
+    run = _Run(state, deadline, node_limit)
+    run.main_loop()
+    sol = run.result(confirm)
+    sol.stats["time"] = round(time.monotonic() - t0, 4)
+    return sol
 
 
-def _confirm(state: State, best: int, proof: Proof, deadline, stats) -> tuple[Proof, bool]:
-    """Ask an independent encoding whether ``best + 1`` is reachable. Returns the proof
-    and whether the maximum is now confirmed."""
-    try:
-        from .encodings.sat import sat_reachable
-    except ImportError:
-        sat_reachable = None
-    if sat_reachable is not None:
-        left = None if deadline is None else max(1.0, deadline - time.monotonic())
+class _Run:
+    """One solve: the bounds, the best line, and which method proved what."""
+
+    def __init__(self, state: State, deadline, node_limit):
+        self.state = state
+        self.deadline = deadline
+        self.node_limit = node_limit
+        pos = Position(state)
+        self.perfect = pos.perfect
+        self.static_ub, self.static_kind, self.static_reason = named_bound(pos)
+        self.upper = self.static_ub
+        self.best_line, self.best = _fallback_line(state)
+        self.search = Search(pos, deadline)
+        self.relaxed = RelaxedSearch(Position(state), deadline)
+        self.relaxed_open = True  # False once the relaxed game reaches the current top
+        self.unreachable: dict[int, set[str]] = {}  # target -> methods proving it unreachable
+        self.attempts: list[dict] = []
+        self.timed_out = False
+
+    def _nodes(self) -> int:
+        return self.search.nodes + self.relaxed.nodes
+
+    def _attempt(self, method: str, engine, target: int, budget: int):
+        """Run one engine at one target within ``budget`` nodes: True, False or None."""
+        limit = engine.nodes + budget
+        if self.node_limit is not None:
+            limit = min(limit, engine.nodes + max(0, self.node_limit - self._nodes()))
+        engine.node_limit = limit
         t1 = time.monotonic()
-        res = sat_reachable(state, best + 1, timeout=left)
-        stats["confirm"] = {"method": "sat", "status": res.status, "time": round(time.monotonic() - t1, 4)}
-        if res.status == "unsat":
-            return Proof("search", proof.reason + f"; SAT agrees: {best + 1} is unsatisfiable", ("search", "sat")), True
-        if res.status == "sat":
-            raise RuntimeError(f"search and SAT disagree: SAT reaches {best + 1}, search says at most {best}")
-    return Proof("open", f"at least {best}; the search proves at most {best}, not yet confirmed by a second "
-                 f"method ({proof.reason})", proof.methods), False
+        n1 = engine.nodes
+        try:
+            ok = engine.reach(target)
+        except SearchTimeout:
+            ok = None
+            if (self.deadline is not None and time.monotonic() >= self.deadline) or (
+                    self.node_limit is not None and self._nodes() >= self.node_limit):
+                self.timed_out = True
+        self.attempts.append({"method": method, "target": target, "result": "budget" if ok is None else ok,
+                              "nodes": engine.nodes - n1, "time": round(time.monotonic() - t1, 4)})
+        return ok
+
+    def _proved_unreachable(self, target: int, method: str):
+        self.unreachable.setdefault(target, set()).add(method)
+        if target <= self.upper:
+            self.upper = target - 1
+
+    def _search_top_bottom(self, budget: int):
+        for target in (self.upper, self.best + 1):
+            if self.best >= self.upper or self.timed_out:
+                return
+            ok = self._attempt("search", self.search, target, budget)
+            if ok:
+                line = to_engine_line(self.state, self.search.line)
+                score = replay_score(self.state, line)
+                if score > self.best:
+                    self.best_line, self.best = line, score
+            elif ok is False:
+                self._proved_unreachable(target, "search")
+
+    def main_loop(self):
+        budget = 20000
+        while self.best < self.upper and not self.timed_out:
+            self._search_top_bottom(budget)
+            if self.relaxed_open and self.best < self.upper and not self.timed_out:
+                target = self.upper
+                ok = self._attempt("relaxed", self.relaxed, target, budget)
+                if ok:
+                    self.relaxed_open = False
+                elif ok is False:
+                    self._proved_unreachable(target, "relaxed")
+            budget *= 2
+
+    def _confirm(self, target: int) -> set[str]:
+        """Run further methods on "``target`` is unreachable" until two agree."""
+        have = self.unreachable.setdefault(target, set())
+        for method, engine in (("relaxed", self.relaxed), ("search", self.search)):
+            if len(have) >= 2 or method in have or self.timed_out:
+                continue
+            r = self._attempt(method, engine, target, 1 << 62)
+            if r is False:
+                have.add(method)
+            elif r and method == "search":
+                raise RuntimeError(f"methods disagree: the search reaches {target}, {sorted(have)} say it cannot")
+        if len(have) < 2 and not self.timed_out:
+            try:
+                from .encodings.sat import sat_reachable
+            except ImportError:
+                return have
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return have
+            t1 = time.monotonic()
+            res = sat_reachable(self.state, target, timeout=left)
+            self.attempts.append({"method": "sat", "target": target, "result": res.status,
+                                  "time": round(time.monotonic() - t1, 4)})
+            if res.status == "unsat":
+                have.add("sat")
+            elif res.status == "sat":
+                raise RuntimeError(f"methods disagree: SAT reaches {target}, {sorted(have)} say it cannot")
+        return have
+
+    def result(self, confirm: bool) -> Solution:
+        best, upper = self.best, self.upper
+        stats = {"nodes": self.search.nodes, "relaxed_nodes": self.relaxed.nodes, "memo": len(self.search.memo),
+                 "attempts": self.attempts}
+        if best == upper == self.static_ub:
+            proof = Proof(self.static_kind, self.static_reason, ("bound",))
+            return Solution(best, upper, True, self.best_line, proof, stats)
+        if best == upper:
+            target = upper + 1
+            have = self.unreachable.get(target, set())
+            if confirm and len(have) < 2:
+                have = self._confirm(target)
+            methods = tuple(sorted(have))
+            words = " and ".join(METHOD_NAMES[m] for m in methods)
+            reason = f"{words} {'prove' if len(methods) > 1 else 'proves'} that no line reaches {target}"
+            if "relaxed" in methods:
+                reason += " (the relaxed game: even with unlimited clue tokens and a free choice of who draws)"
+            if len(methods) >= 2:
+                return Solution(best, upper, True, self.best_line, Proof("search", reason, methods), stats)
+            # one method only: the bound stands, but the maximum is not reported exact
+            proof = Proof("unconfirmed", f"at least {best}, at most {upper}: {reason}; not yet confirmed by a "
+                          f"second, independent method", methods)
+            return Solution(best, upper, False, self.best_line, proof, stats)
+        methods = tuple(sorted(self.unreachable.get(upper + 1, ()))) or ("bound",)
+        proof = Proof("open", f"timed out: at least {best}, at most {upper}", methods)
+        return Solution(best, upper, False, self.best_line, proof, stats)
 
 
 def _fallback_line(state: State) -> tuple[list[Action], int]:

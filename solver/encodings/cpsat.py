@@ -63,9 +63,9 @@ def _neg(lit):
 class _Encoding:
     """Builds the model for one position; keeps the variables for hinting and decoding."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, lower: int = 0):
         self.model = cp_model.CpModel()
-        self._data(state)
+        self._data(state, lower)
         self._variables()
         self._constraints()
         self._objective()
@@ -94,8 +94,9 @@ class _Encoding:
     # =====================================================================================
     # data
     # =====================================================================================
-    def _data(self, st: State) -> None:
+    def _data(self, st: State, lower: int) -> None:
         g = st.game
+        self.lower = lower  # only lines scoring at least this must be in the model
         self.state = st
         self.game = g
         self.n = n = g.num_players
@@ -123,16 +124,29 @@ class _Encoding:
                 r += 1
             self.reach.append(r)
 
-        # Horizon H: no legal line from here lasts longer.
-        # - If the deck is already empty (turns_left set), exactly turns_left turns remain
-        #   at most.
-        # - Otherwise every turn before the deck runs out is either a play/discard, which
-        #   takes a card from the deck (at most D such turns), or a clue, which spends a
-        #   token. Tokens only come back from discards and completed suits, i.e. from at
-        #   most one per play/discard turn, so there are at most c0 + D clue turns. After
-        #   the last card is drawn each player has exactly one more turn (n turns).
-        #   Hence at most D + (c0 + D) + n turns.
-        self.H = self.turns_left if self.turns_left is not None else 2 * D + self.c0 + n
+        # Horizon H: no legal line from here that scores at least ``lower`` lasts longer.
+        # - If the deck is already empty (turns_left set), at most turns_left turns remain.
+        # - Otherwise every turn is a "use" (a play or discard, which takes a card from the
+        #   deck while it has cards) or a clue, which spends a token. Before the deck runs
+        #   out there are at most D uses (one deck card each), then each player has exactly
+        #   one more turn: at most U <= D + n uses in all. Tokens only come back from
+        #   discards and completed suits, at most one per use.
+        #   (a) Before the last draw there are at most D uses and c0 + D clues, then n
+        #       turns: H <= 2D + c0 + n.
+        #   (b) With P fitting plays (P = final stacks - current stacks) and C completed
+        #       suits, at most U - P discards, so at most c0 + U - P + C clues:
+        #       turns <= 2U - P + c0 + C <= 2(D + n) + c0 + C - P.
+        #   A line scoring at least lower > 0 has P >= lower - (current stacks) (a line
+        #   struck out with score 0 is not one of them), so (b) bounds its length too.
+        self.cur0 = sum(self.st0)
+        self.C = sum(1 for s in range(self.S) if self.st0[s] < self.top[s] == self.reach[s])
+        self.turn_cap = 2 * (D + n) + self.c0 + self.C  # (b) is: turns <= turn_cap - P
+        if self.turns_left is not None:
+            self.H = self.turns_left
+        else:
+            self.H = 2 * D + self.c0 + n
+            if lower > 0:
+                self.H = max(1, min(self.H, self.turn_cap - (lower - self.cur0)))
 
     def actor(self, t: int) -> int:
         """The player acting at turn t: turns pass round the table, whatever happens."""
@@ -435,6 +449,22 @@ class _Encoding:
         #    rank above a stack's starting height is played (fitting) exactly once if the
         #    final stack reaches it, never otherwise. -------------------------------------
         m.add(self.alive[H] == 0)
+        all_uses = [v for t in range(H) for v, kind, _ in self.turn_actions[t] if kind != _CLUE]
+        final = sum(self.stack[H, s] for s in range(S))
+        if self.turns_left is None:
+            # at most D + n uses: D while the deck has cards, then one per player
+            m.add(sum(all_uses) <= D + n)
+            # pace: from turn t on, every fitting play is a use, and at most
+            # (cards left in the deck) + n uses remain
+            for t in range(1, H):
+                m.add(final - sum(self.stack[t, s] for s in range(S)) <= D - self.drawn[t] + n)
+            # the length bound (b) of the horizon, for the line's own number of plays
+            m.add(sum(self.alive[t] for t in range(H)) <= self.turn_cap - (final - self.cur0))
+        else:
+            m.add(sum(all_uses) <= self.turns_left)
+        if self.lower > 0:
+            # only lines scoring at least the known one are of interest
+            m.add(self.score >= self.lower)
         fits = {}
         for (t, o), v in self.play.items():
             fits.setdefault((self.suit[o], self.rank[o]), []).append(v)
@@ -594,7 +624,17 @@ def cpsat_max(
         })
 
     # ---- data, variables, constraints ----
-    enc = _Encoding(state)
+    lower = 0
+    if hint is not None:
+        hint = list(hint)
+        end = state.copy()
+        for a in hint:
+            if end.over:
+                break
+            end.apply(a)  # raises IllegalActionError if the hint is not a legal line
+        if end.over:
+            lower = end.score
+    enc = _Encoding(state, lower)
     hint_score = enc.add_hint(hint) if hint is not None else None
     proto = enc.model.proto
     t_built = time.perf_counter()

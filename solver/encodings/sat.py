@@ -240,7 +240,11 @@ class Encoding:
         return "\n".join(lines) + "\n"
 
 
-def encode(state: State, target: int, *, horizon_turns: int | None = None) -> Encoding:
+DEFAULT_FEATURES = frozenset({"symmetry", "needed", "pace"})
+
+
+def encode(state: State, target: int, *, horizon_turns: int | None = None,
+           features: frozenset[str] = DEFAULT_FEATURES) -> Encoding:
     """The CNF "from ``state`` the game can end with a score of at least ``target``".
 
     Variables (keys of ``enc.pool``; t is a turn 0..H-1, or 0..H for counters that hold
@@ -375,17 +379,19 @@ def encode(state: State, target: int, *, horizon_turns: int | None = None) -> En
             enc.implies([dp], [-removed(t, D)])
 
         # Only a card already drawn into the actor's hand can be used: deck card j must
-        # have been drawn by this same player on one of their earlier turns. (Cards dealt
-        # to the actor are always theirs; each card is used at most once, below.)
+        # have been drawn before turn t, by this same player (on one of their earlier
+        # turns), unless it is the last card played from the deck. Cards dealt to the
+        # actor are always theirs.
         for o in cands[t]:
             j = deck_index.get(o)
             if j is None:
                 continue
             earlier = [v("drawn", t2, j) for t2 in range(t - N, j - 1, -N)]
-            if o == last and dp != FALSE:
-                enc.add([-use[t, o], dp] + earlier)
-            else:
-                enc.add([-use[t, o]] + earlier)
+            deck = [dp] if (o == last and dp != FALSE) else []
+            enc.add([-use[t, o]] + deck + earlier)
+            if earlier:
+                enc.add([-use[t, o]] + deck + [v("owner", j, d.actor(t))])
+                enc.add([-use[t, o]] + deck + [removed(t, j + 1)])
 
         # No discard when all clue tokens are available.
         enc.implies([kd], [-clues(t, M)])
@@ -522,9 +528,64 @@ def encode(state: State, target: int, *, horizon_turns: int | None = None) -> En
     # The game is over within the horizon.
     enc.add([over(H)])
 
-    # Each card is used (played or discarded) at most once.
+    # Each card is used (played or discarded) at most once: ("used", t, o) says card o was
+    # used before turn t (order-encoded in t), and a used card cannot be used again.
+    def used(t, o):
+        return FALSE if t == 0 else v("used", t, o)
+
     for o in d.live:
-        enc.at_most([use[t, o] for t in range(H) if (t, o) in use], 1)
+        for t in range(H):
+            u = use.get((t, o), FALSE)
+            enc.implies([u], [-used(t, o)])
+            enc.iff_or(v("used", t + 1, o), [used(t, o), u])
+
+    # Who holds each deck card: ("owner", j, p) <-> card j was drawn on one of p's turns.
+    for j in range(D):
+        for p in range(N):
+            enc.iff_or(v("owner", j, p), [v("drawn", t, j) for t in range(j, H) if d.actor(t) == p])
+
+    # Symmetry (optional, satisfiability-preserving): two cards of the same suit and rank
+    # are interchangeable, so when both are in the actor's hand the older one (lower
+    # order) is used first. Any line can be rewritten to obey this by swapping the names
+    # of the two cards from the first turn that breaks it on (both stay in one hand, so
+    # every later use remains legal and the outcome is unchanged).
+    if "symmetry" in features:
+        copies: dict[tuple[int, int], list[int]] = {}
+        for o in sorted(d.live):
+            copies.setdefault(d.card_type(o), []).append(o)
+        for group in copies.values():
+            for a_i, k1 in enumerate(group):
+                for k2 in group[a_i + 1:]:
+                    for t in range(H):
+                        if (t, k2) not in use or (t, k1) not in use:
+                            continue
+                        j1 = deck_index.get(k1)
+                        if j1 is None:
+                            held = []          # dealt to the actor: held unless used
+                        else:
+                            held = [-v("owner", j1, d.actor(t)), -removed(t, j1 + 1)]
+                        deck = []
+                        if k2 == last and d.deck_plays and t >= D - 1:
+                            deck = [v("deckplay", t)]
+                        enc.add([-use[t, k2], used(t, k1)] + held + deck)
+
+    # A perfect score needs one copy of every card still to be played: not every copy of
+    # a needed card may be discarded or bombed (redundant, it follows from the stacks).
+    if "needed" in features and target >= d.perfect:
+        for (s, r) in d.types:
+            if r <= d.stacks0[s]:
+                continue
+            lost = []
+            for o in d.live:
+                if d.card_type(o) != (s, r):
+                    continue
+                x = v("lost", o)
+                for t in range(H):
+                    if (t, o) in use:
+                        enc.implies([use[t, o], v("discard", t)], [x])
+                        enc.implies([use[t, o], v("bomb", t)], [x])
+                lost.append(-x)
+            enc.add(lost)
 
     # Pace (redundant, it follows from the rules): every successful play happens on a
     # removal turn or in the final round, so with score0 + D + N - target "wasted"
@@ -534,7 +595,7 @@ def encode(state: State, target: int, *, horizon_turns: int | None = None) -> En
     budget = d.score0 + D + final_turns - target
     if budget < 0:
         enc.add([])
-    else:
+    elif "pace" in features:
         for t in range(H):
             w = v("waste", t)
             enc.implies([v("discard", t), -removed(t, D)], [w])
@@ -555,6 +616,397 @@ def encode(state: State, target: int, *, horizon_turns: int | None = None) -> En
     # The final score: the stack heights at the end add up to at least the target.
     enc.at_least([stack(H, s, h) for s in range(S) for h in range(1, d.max_rank[s] + 1)], target)
     return enc
+
+
+def encode_steps(state: State, target: int, *, features: frozenset[str] = DEFAULT_FEATURES) -> Encoding:
+    """The same question as :func:`encode`, indexed by *removals* instead of turns.
+
+    Before the deck runs out, every turn is either a clue or a play/discard that draws, so
+    a game is a sequence of D steps, step i = a run of c_i clue turns (each costs a token,
+    so 0 <= c_i <= tokens) followed by the removal of deck card i (the actor plays or
+    discards a card and draws card i; the last card may instead be played from the deck),
+    then the final round of N turns (each a play, a discard, a clue, or nothing once the
+    game is over). There is no horizon to choose; card i is drawn at step i, so its holder
+    is simply the actor of step i. Events e = 0..D-1 are the steps, e = D..D+F-1 the final
+    turns (F = N, or turns_left when the final round has already begun).
+
+    Variables (counters hold at the start of event e, e = 0..D+F):
+
+    ==========================  ===============================================================
+    ``("actor", e, p)``         player p acts at event e (after the clue run)
+    ``("run", e, c)``           at least c clue turns right before step e (c = 1..max tokens)
+    ``("runmod", e, m)``        the run's length is m modulo N
+    ``("clues", e, i)``         at least i tokens at the start of event e (before the run)
+    ``("clues_at", e, i)``      at least i tokens when event e's action is taken (after the run)
+    ``("play"|"discard"|"clue", e)``  the kind of event e's action (clue: final turns only)
+    ``("over", e)``             the game is over at the start of event e (no-op)
+    ``("use", e, o)``           event e plays or discards card order o
+    ``("deckplay", e)``         step e = D-1 plays the last card from the deck
+    ``("type", e, s, r)``       suit and rank of the card used at event e
+    ``("bomb", e)``             event e's play fails
+    ``("stack", e, s, h)``      stack of suit s is at least h
+    ``("strikes", e, i)``       at least i strikes
+    ``("used", e, o)``          card o was used before event e
+    ``("complete", e, s)``      event e completes suit s;  ``("gain", e)``: a token comes back
+    ``("allcomplete", e)``      every stack is complete at the start of event e
+    ``("emptied", e, p)``       (1-card hands) player p has no card left at event e
+    ``("waste", e)``, ``("pace", e, i)``  wasted removals and their count (as in ``encode``)
+    ==========================  ===============================================================
+    """
+    d = _Data(state)
+    enc = Encoding()
+    enc.data = d
+    enc.target = target
+    enc.model = "steps"
+    TRUE, FALSE = enc.TRUE, enc.FALSE
+    N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
+    v = enc.var
+    if D > 0:
+        h = state.game.hand_size
+        if any(len(hand) != h for hand in d.hand0):
+            raise ValueError("position has cards in the deck but a hand that is not full")
+    F = N if D > 0 else d.turns_left0
+    E = D + F
+    enc.horizon = E
+    enc.steps = D
+    last = d.deck[-1] if D else None
+    deck_index = {o: j for j, o in enumerate(d.deck)}
+    owner0 = {o: p for p, hand in enumerate(d.hand0) for o in hand}
+
+    # --- counter accessors: constants outside the range and at e = 0 -------------------
+    def stack(e, s, hh):
+        if hh <= 0:
+            return TRUE
+        if hh > d.max_rank[s]:
+            return FALSE
+        if e == 0:
+            return TRUE if d.stacks0[s] >= hh else FALSE
+        return v("stack", e, s, hh)
+
+    def clues(e, i):
+        if i <= 0:
+            return TRUE
+        if i > M:
+            return FALSE
+        if e == 0:
+            return TRUE if d.clues0 >= i else FALSE
+        return v("clues", e, i)
+
+    def clues_at(e, i):
+        if e >= D:                      # no clue runs in the final round
+            return clues(e, i)
+        if i <= 0:
+            return TRUE
+        if i > M:
+            return FALSE
+        return v("clues_at", e, i)
+
+    def run(e, c):
+        if c <= 0:
+            return TRUE
+        if c > M or e >= D:
+            return FALSE
+        return v("run", e, c)
+
+    def strikes(e, i):
+        if i <= 0:
+            return TRUE
+        if i > L:
+            return FALSE
+        if e == 0:
+            return TRUE if d.strikes0 >= i else FALSE
+        return v("strikes", e, i)
+
+    def over(e):
+        return FALSE if e == 0 else v("over", e)
+
+    def used(e, o):
+        return FALSE if e == 0 else v("used", e, o)
+
+    def actor(e, p):
+        return v("actor", e, p)
+
+    # Which cards event e may use: any dealt card (its holder must be the actor), deck
+    # cards drawn at earlier steps, and at the last step the last card from the deck.
+    def candidates(e):
+        cands = [o for hand in d.hand0 for o in hand]
+        cands += [o for j, o in enumerate(d.deck) if j < e]
+        if d.deck_plays and e == D - 1:
+            cands.append(last)
+        return cands
+
+    cands = [candidates(e) for e in range(E)]
+    use = {(e, o): v("use", e, o) for e in range(E) for o in cands[e]}
+
+    def type_lit(e, s, r):
+        return v("type", e, s, r) if enc.has("type", e, s, r) else FALSE
+
+    # Hand sizes at the start of the final round (all full if the deck was not empty).
+    size_final = [state.game.hand_size if D > 0 else len(d.hand0[q]) for q in range(N)]
+
+    for e in range(E):
+        step = e < D
+        kp, kd = v("play", e), v("discard", e)
+        kc = v("clue", e) if not step else FALSE
+        dp = v("deckplay", e) if (d.deck_plays and e == D - 1) else FALSE
+
+        # Exactly one action per event: a step is a play or a discard (the removal); a
+        # final turn is a play, a discard or a clue; once the game is over, nothing.
+        enc.exactly_one([kp, kd, kc, over(e)])
+
+        # The clue run before a step: at most as many clues as tokens; none once over.
+        # ("clues_at", e, i) = tokens after the run = tokens before minus the run length.
+        if step:
+            for c in range(1, M + 1):
+                enc.implies([run(e, c)], [run(e, c - 1)])
+                enc.implies([clues_at(e, c)], [clues_at(e, c - 1)])
+                enc.implies([run(e, c)], [clues(e, c)])
+                enc.implies([run(e, c)], [-over(e)])
+            for a in range(0, M + 1):
+                for b in range(0, M + 1):
+                    # x >= a+b and c <= b  ->  y >= a ;  y >= a and c >= b  ->  x >= a+b
+                    if a >= 1:
+                        enc.implies([clues(e, a + b), -run(e, b + 1)], [clues_at(e, a)])
+                    enc.implies([clues_at(e, a), run(e, b)], [clues(e, a + b)])
+            # the run's length modulo N moves the turn on by that many players
+            for m in range(N):
+                rm = v("runmod", e, m)
+                exact = []
+                for c in range(m, M + 1, N):
+                    x = v("runis", e, c)
+                    enc.iff_and(x, [run(e, c), -run(e, c + 1)])
+                    exact.append(x)
+                enc.iff_or(rm, exact)
+
+        # Who acts: the player after the previous event's actor, moved on by the run.
+        enc.exactly_one([actor(e, p) for p in range(N)])
+        for p in range(N):
+            for m in range(N if step else 1):
+                rm = v("runmod", e, m) if step else TRUE
+                nxt = actor(e, (p + 1 + m) % N)
+                if e == 0:
+                    if (p + 1) % N == d.first:
+                        enc.implies([rm], [nxt])
+                else:
+                    enc.implies([actor(e - 1, p), rm], [nxt])
+
+        # A play or discard uses exactly one card; a clue or a no-op uses none.
+        here = [use[e, o] for o in cands[e]]
+        enc.add([-kp] + here)
+        enc.add([-kd] + here)
+        for lit in here:
+            enc.add([-lit, kp, kd])
+        enc.at_most(here, 1)
+
+        # The card must be in the actor's hand: dealt to the actor, or drawn by the actor
+        # at an earlier step (card j is drawn at step j by that step's actor), and not used
+        # before. The last card may be played from the deck at the last step instead.
+        for o in cands[e]:
+            u = use[e, o]
+            enc.implies([u], [-used(e, o)])
+            if o in owner0:
+                enc.implies([u], [actor(e, owner0[o])])
+            elif o == last and e == D - 1:
+                enc.implies([u], [dp])
+            else:
+                j = deck_index[o]
+                for p in range(N):
+                    enc.implies([u, actor(j, p)], [actor(e, p)])
+        if dp != FALSE:
+            enc.implies([dp], [kp])
+            enc.implies([dp], [use[e, last]])
+
+        by_type: dict[tuple[int, int], list[int]] = {}
+        for o in cands[e]:
+            by_type.setdefault(d.card_type(o), []).append(use[e, o])
+        for (s, r), lits in by_type.items():
+            enc.iff_or(v("type", e, s, r), lits)
+
+        # No discard when all clue tokens are available.
+        enc.implies([kd], [-clues_at(e, M)])
+
+        # A clue in the final round costs a token and (unless empty clues are allowed)
+        # needs another player with a card; hands shrink by one card when their holder
+        # plays or discards in the final round, so only 1-card hands can run out.
+        if kc != FALSE:
+            enc.implies([kc], [clues_at(e, 1)])
+            if not d.empty_clues:
+                for p in range(N):
+                    others = []
+                    for q in range(N):
+                        if q == p:
+                            continue
+                        if size_final[q] >= 2:
+                            others = [TRUE]
+                            break
+                        if size_final[q] == 1:
+                            others.append(-v("emptied", e, q) if e > D else TRUE)
+                    enc.implies([kc, actor(e, p)], others)
+                for q in range(N):
+                    if size_final[q] == 1:
+                        cur = v("emptied", e, q) if e > D else FALSE
+                        nxt = v("emptied", e + 1, q)
+                        enc.implies([cur], [nxt])
+                        enc.implies([actor(e, q), kp], [nxt])
+                        enc.implies([actor(e, q), kd], [nxt])
+                        enc.implies([nxt], [cur, actor(e, q)])
+                        enc.implies([nxt], [cur, kp, kd])
+
+        # Bombs: a play fails unless the card's rank is one above its stack.
+        bomb = v("bomb", e)
+        enc.implies([bomb], [kp])
+        for (s, r) in by_type:
+            ty = v("type", e, s, r)
+            ok_below, ok_here = stack(e, s, r - 1), stack(e, s, r)
+            enc.implies([kp, ty, -ok_below], [bomb])
+            enc.implies([kp, ty, ok_here], [bomb])
+            enc.implies([kp, ty, ok_below, -ok_here], [-bomb])
+
+        # Stacks (order-encoded).
+        for s in range(S):
+            for hh in range(1, d.max_rank[s] + 1):
+                nxt, cur = v("stack", e + 1, s, hh), stack(e, s, hh)
+                ty = type_lit(e, s, hh)
+                enc.implies([cur], [nxt])
+                enc.implies([kp, ty, stack(e, s, hh - 1)], [nxt])
+                enc.implies([nxt], [cur, kp])
+                enc.implies([nxt], [cur, ty])
+                enc.implies([nxt], [cur, stack(e, s, hh - 1)])
+                enc.implies([nxt], [stack(e + 1, s, hh - 1)])
+
+        # A completed suit or a discard gives a token back.
+        comps = []
+        for s in range(S):
+            m_ = d.max_rank[s]
+            c_ = v("complete", e, s)
+            enc.iff_and(c_, [stack(e + 1, s, m_), -stack(e, s, m_)])
+            comps.append(c_)
+        gain = v("gain", e)
+        enc.iff_or(gain, [kd] + comps)
+
+        # Tokens after the event: +1 (capped) after a gain, -1 after a final-round clue.
+        for i in range(1, M + 1):
+            nxt = v("clues", e + 1, i)
+            up, same, down = clues_at(e, i - 1), clues_at(e, i), clues_at(e, i + 1)
+            enc.implies([gain, up], [nxt])
+            enc.implies([gain, nxt], [up])
+            enc.implies([kc, down], [nxt])
+            enc.implies([kc, nxt], [down])
+            enc.implies([-gain, -kc, same], [nxt])
+            enc.implies([-gain, -kc, nxt], [same])
+
+        # Strikes.
+        for i in range(1, L + 1):
+            nxt, cur, below = v("strikes", e + 1, i), strikes(e, i), strikes(e, i - 1)
+            enc.implies([cur], [nxt])
+            enc.implies([bomb, below], [nxt])
+            enc.implies([nxt], [cur, bomb])
+            enc.implies([nxt], [cur, below])
+
+        # Used cards.
+        for o in d.live:
+            enc.iff_or(v("used", e + 1, o), [used(e, o), use.get((e, o), FALSE)])
+
+    # The game ends at the strike limit or when every stack is complete (later events are
+    # no-ops), and in any case after the final round (the last event).
+    for e in range(1, E + 1):
+        allc = v("allcomplete", e)
+        enc.iff_and(allc, [stack(e, s, d.max_rank[s]) for s in range(S)])
+        enc.iff_or(over(e), [strikes(e, L), allc])
+
+    # Symmetry: of two same cards in the actor's hand, the older is used first.
+    if "symmetry" in features:
+        copies: dict[tuple[int, int], list[int]] = {}
+        for o in sorted(d.live):
+            copies.setdefault(d.card_type(o), []).append(o)
+        for group in copies.values():
+            for a_i, k1 in enumerate(group):
+                for k2 in group[a_i + 1:]:
+                    for e in range(E):
+                        if (e, k2) not in use or (e, k1) not in use:
+                            continue
+                        if k2 == last and e == D - 1:
+                            continue
+                        for p in range(N):
+                            if k1 in owner0:
+                                if owner0[k1] != p:
+                                    continue
+                                held = []
+                            else:
+                                held = [-actor(deck_index[k1], p)]
+                            enc.add([-use[e, k2], -actor(e, p), used(e, k1)] + held)
+
+    if "needed" in features and target >= d.perfect:
+        for (s, r) in d.types:
+            if r <= d.stacks0[s]:
+                continue
+            lost = []
+            for o in d.live:
+                if d.card_type(o) != (s, r):
+                    continue
+                x = v("lost", o)
+                for e in range(E):
+                    if (e, o) in use:
+                        enc.implies([use[e, o], v("discard", e)], [x])
+                        enc.implies([use[e, o], v("bomb", e)], [x])
+                lost.append(-x)
+            enc.add(lost)
+
+    # Pace: at most score0 + D + F - target removals without a successful play.
+    budget = d.score0 + D + F - target
+    if budget < 0:
+        enc.add([])
+    elif "pace" in features and D > 0:
+        waste = []
+        for e in range(D):
+            w = v("waste", e)
+            enc.implies([v("discard", e)], [w])
+            enc.implies([v("bomb", e)], [w])
+            waste.append(w)
+        enc.at_most(waste, budget)
+
+    if target >= 1 and not d.strikeout_keeps_stacks:
+        for e in range(1, E + 1):
+            enc.add([-strikes(e, L)])
+
+    enc.at_least([stack(E, s, hh) for s in range(S) for hh in range(1, d.max_rank[s] + 1)], target)
+    return enc
+
+
+def _decode_steps(enc: Encoding, model: list[int]) -> list[Action]:
+    d = enc.data
+    true = {lit for lit in model if lit > 0}
+    get = enc.pool.obj2id.get
+    st = d.state.copy()
+    actions: list[Action] = []
+    M = d.M
+
+    def clue():
+        a = next((a for a in st.legal_actions() if a.kind >= COLOR_CLUE), None)
+        if a is None:
+            raise RuntimeError("SAT decode: a clue is due but the engine has no legal clue")
+        return a
+
+    for e in range(enc.horizon):
+        if get(("over", e)) in true:
+            break
+        if e < enc.steps:
+            c = sum(1 for i in range(1, M + 1) if get(("run", e, i)) in true)
+            for _ in range(c):
+                actions.append(st.apply(clue()))
+        if get(("clue", e)) in true:
+            actions.append(st.apply(clue()))
+            continue
+        used = [o for o in d.live if get(("use", e, o)) in true]
+        if len(used) != 1:
+            raise RuntimeError(f"SAT decode: event {e} uses {len(used)} cards")
+        kind = PLAY if get(("play", e)) in true else DISCARD
+        actions.append(st.apply(Action(kind, used[0])))
+    if not st.over:
+        raise RuntimeError("SAT decode: the line does not finish the game")
+    if st.score < enc.target:
+        raise RuntimeError(f"SAT decode: line scores {st.score} < target {enc.target}")
+    return actions
 
 
 # --------------------------------------------------------------------------------------
@@ -646,6 +1098,7 @@ def sat_reachable(
     solver: str = "cadical195",
     proof_path: str | Path | None = None,
     cnf_path: str | Path | None = None,
+    model: str = "steps",
 ) -> SatResult:
     """Can the game, from ``state``, end with a score of at least ``target``?
 
@@ -658,14 +1111,14 @@ def sat_reachable(
         ok = state.score >= target
         return SatResult("sat" if ok else "unsat", [] if ok else None,
                          {"variables": 0, "clauses": 0, "turns": 0, "time": 0.0, "target": target})
-    enc = encode(state, target)
+    enc = encode_steps(state, target) if model == "steps" else encode(state, target)
     t1 = time.perf_counter()
     if proof_path is not None and cnf_path is None:
         cnf_path = str(proof_path) + ".cnf"
     if cnf_path is not None:
         Path(cnf_path).write_text(enc.to_dimacs())
     remaining = None if timeout is None else max(0.0, timeout - (t1 - t0))
-    res, model, proof = _solve(enc, solver, remaining, proof_path is not None)
+    res, sol, proof = _solve(enc, solver, remaining, proof_path is not None)
     t2 = time.perf_counter()
     stats = {
         "variables": enc.pool.top,
@@ -676,6 +1129,7 @@ def sat_reachable(
         "solve_time": t2 - t1,
         "target": target,
         "solver": solver,
+        "model": model,
     }
     if res is None:
         return SatResult("unknown", None, stats)
@@ -685,7 +1139,7 @@ def sat_reachable(
             stats["proof_path"] = str(proof_path)
             stats["cnf_path"] = str(cnf_path)
         return SatResult("unsat", None, stats)
-    actions = _decode(enc, model)
+    actions = _decode_steps(enc, sol) if model == "steps" else _decode(enc, sol)
     return SatResult("sat", actions, stats)
 
 

@@ -67,14 +67,11 @@ def _late_plays(pos: Position, D: int):
     Returns (max plays, late-cards depth or None, capacity excess, capacity depth)."""
     n = pos.n
     nd = pos.nd
-    held = set()
     suit, rank = pos.suit, pos.rank
-    for h in pos.hands:
-        for o in h:
-            held.add(suit[o] * 8 + rank[o])
+    held = {suit[o] * 8 + rank[o] for h in pos.hands for o in h}
     stacks, reach, next_pos, last_pos = pos.stacks, pos.reach, pos.next_pos, pos.last_pos
     pms = []
-    events = []
+    spans = []  # (first depth it must be held, last depth) for the capacity argument
     for s in range(pos.nsuits):
         top = reach[s]
         r = stacks[s] + 1
@@ -85,11 +82,8 @@ def _late_plays(pos: Position, D: int):
         while r <= top:
             c = base + r
             lo = last_pos[c] - nd + 1
-            if lo < 1:
-                lo = 1
             if pm >= lo:
-                events.append((lo, 1))
-                events.append((pm + 1, -1))
+                spans.append((lo if lo > 1 else 1, pm))
             if c not in held:
                 f = next_pos[c][nd] - nd + 1
                 if f > pm:
@@ -114,12 +108,16 @@ def _late_plays(pos: Position, D: int):
                 arg = v
     excess = 0
     cap_d = None
-    if len(events) > 2 * pos.slots:
-        events.sort()
+    slots = pos.slots
+    if len(spans) > slots:
+        # the most spans covering one depth
+        diff = [0] * (D + 2)
+        for lo, hi in spans:
+            diff[lo] += 1
+            diff[hi + 1] -= 1
         cur = 0
-        slots = pos.slots
-        for d, e in events:
-            cur += e
+        for d in range(1, D + 1):
+            cur += diff[d]
             if cur - slots > excess:
                 excess = cur - slots
                 cap_d = d

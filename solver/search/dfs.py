@@ -7,7 +7,7 @@ worse: every line from it is legal from the other too), admissible bounds (:mod:
 move ordering that finds good lines first.
 
 Move pruning (each keeps the maximum; the tests check them against a brute force):
-- a misplay is only tried at full clue tokens; below that, discarding the same card is at
+- a misplay from the hand is only tried at full clue tokens; below that, discarding the same card is at
   least as good (one more token, one fewer strike);
 - a misplay that ends the game by strikes is only tried when nothing else is legal;
 - with trash in hand, trash is the only card discarded (or misplayed);
@@ -63,8 +63,11 @@ class Search:
                     res.append((PLAY, o))
             elif trash < 0:
                 trash = o
-        if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1 and pos.playable(pos.nd):
-            res.append((PLAY, pos.nd))
+        if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
+            # the last deck card played from the deck; a misplay there still ends the deck
+            # without a draw, so it is a move of its own (unless it strikes out)
+            if pos.playable(pos.nd) or pos.strikes + 1 < pos.strike_limit:
+                res.append((PLAY, pos.nd))
         can_clue = pos.can_clue()
         if pos.tl >= 0:
             # final round: no more draws, so any non-play is the same pass

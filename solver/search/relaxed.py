@@ -1,0 +1,138 @@
+"""An upper bound from a relaxed game: unlimited clue tokens.
+
+With a clue always available, any player can be the next to play or discard (the others
+stall), a misplay is never needed (discarding the same card is as good), and the clue
+count no longer matters. Every real line is also a line of this relaxed game (drop its
+clue turns), so the relaxed maximum bounds the real one. Its positions have no clue count
+and, before the final round, no "whose turn" — far fewer than the real game's — so it can
+often be searched to the end even where the real game cannot. The final round keeps the
+real rule: after the last draw, each player in turn order has exactly one turn.
+
+The proof it gives: "even with unlimited clues and a free choice of who draws each card,
+no line reaches T" — hand capacity, how needed cards split between the hands, and the
+bottom of the deck, without the clue-token bookkeeping.
+"""
+from __future__ import annotations
+
+import time
+
+from .bounds import quick_bound
+from .dfs import NO_BOUND, SearchTimeout
+from .position import CLUE, DISCARD, PLAY, Position
+
+UNLIMITED = 1 << 40
+
+
+class RelaxedSearch:
+    def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
+        self.pos = pos
+        self.memo: dict[tuple, int] = {}
+        self.nodes = 0
+        self.deadline = deadline
+        self.node_limit = node_limit
+
+    def key(self) -> tuple:
+        pos = self.pos
+        hk = pos.hand_key
+        return (pos.nd, pos.tl, pos.cur if pos.tl >= 0 else -1, tuple(pos.stacks),
+                tuple(hk(h) for h in pos.hands))
+
+    def moves_for(self, me: int) -> list[tuple[int, int]]:
+        pos = self.pos
+        hand = pos.hands[me]
+        stacks, suit, rank, reach = pos.stacks, pos.suit, pos.rank, pos.reach
+        res = []
+        seen = set()
+        trash = -1
+        useful = []
+        for o in hand:
+            s = suit[o]
+            r = rank[o]
+            if stacks[s] < r <= reach[s]:
+                c = s * 8 + r
+                if c in seen:
+                    if trash < 0:
+                        trash = o
+                    continue
+                seen.add(c)
+                useful.append(o)
+                if r == stacks[s] + 1:
+                    res.append((PLAY, o))
+            elif trash < 0:
+                trash = o
+        if pos.tl >= 0:
+            res.append((CLUE, -1))  # the final-round pass
+            return res
+        if trash >= 0:
+            res.append((DISCARD, trash))
+        else:
+            res.extend((DISCARD, o) for o in useful)
+        return res
+
+    def reach(self, target: int) -> bool:
+        """Can the relaxed game reach ``target``? (False proves the real game cannot.)"""
+        pos = self.pos
+        saved = (pos.clues, pos.max_clues, pos.strikes)
+        pos.clues, pos.max_clues = UNLIMITED, UNLIMITED + 1
+        depth = len(pos._undo)
+        cur = pos.cur
+        try:
+            if pos.over:
+                return pos.final_score >= target
+            if quick_bound(pos) < target:
+                return False
+            return self._reach(target)
+        finally:
+            while len(pos._undo) > depth:
+                pos.pop()
+            pos.clues, pos.max_clues, pos.strikes = saved
+            pos.cur = cur
+
+    def _reach(self, target: int) -> bool:
+        pos = self.pos
+        self.nodes += 1
+        if not self.nodes & 4095:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchTimeout
+            if self.node_limit is not None and self.nodes > self.node_limit:
+                raise SearchTimeout
+        key = self.key()
+        m = self.memo.get(key, NO_BOUND)
+        if m <= target:
+            return False
+        cur0 = pos.cur
+        actors = [cur0] if pos.tl >= 0 else range(pos.n)
+        children = []
+        i = 0
+        for p in actors:
+            pos.cur = p
+            moves = self.moves_for(p)
+            if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
+                moves.append((PLAY, pos.nd))
+            for kind, o in moves:
+                pos.push(kind, o)
+                if pos.over:
+                    ok = pos.final_score >= target
+                    pos.pop()
+                    if ok:
+                        pos.cur = cur0
+                        return True
+                    continue
+                b = quick_bound(pos)
+                pos.pop()
+                if b >= target:
+                    children.append((-b, i, p, kind, o))
+                i += 1
+        children.sort()
+        for _, _, p, kind, o in children:
+            pos.cur = p
+            pos.push(kind, o)
+            ok = self._reach(target)
+            pos.pop()
+            if ok:
+                pos.cur = cur0
+                return True
+        pos.cur = cur0
+        if target < m:
+            self.memo[key] = target
+        return False
