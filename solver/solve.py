@@ -78,6 +78,17 @@ def replay_score(state: State, actions) -> int:
     return st.score
 
 
+CONFIRM_SECONDS = 30.0  # per confirming method when solve() has no timeout
+
+
+def _sat_module():
+    try:
+        from .encodings.sat import sat_reachable
+    except ImportError:  # pragma: no cover - the encodings are part of the package
+        return None
+    return sat_reachable
+
+
 METHOD_NAMES = {
     "bound": "a named bound",
     "search": "the exhaustive search",
@@ -121,7 +132,7 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
 class _Run:
     """One solve: the bounds, the best line, and which method proved what."""
 
-    def __init__(self, state: State, deadline, node_limit):
+    def __init__(self, state: State, deadline, node_limit, use_sat: bool = True):
         self.state = state
         self.deadline = deadline
         self.node_limit = node_limit
@@ -136,6 +147,7 @@ class _Run:
         self.unreachable: dict[int, set[str]] = {}  # target -> methods proving it unreachable
         self.attempts: list[dict] = []
         self.timed_out = False
+        self.use_sat = use_sat and _sat_module() is not None
 
     def _nodes(self) -> int:
         return self.search.nodes + self.relaxed.nodes
@@ -177,8 +189,37 @@ class _Run:
             elif ok is False:
                 self._proved_unreachable(target, "search")
 
+    def _left(self, cap: float | None) -> float | None:
+        """Seconds for the next call: ``cap``, cut to what the deadline leaves."""
+        if self.deadline is None:
+            return cap
+        left = self.deadline - time.monotonic()
+        return left if cap is None else min(cap, left)
+
+    def _sat(self, target: int, cap: float | None):
+        """SAT at one target: True (line found), False (unsatisfiable) or None."""
+        sat_reachable = _sat_module()
+        left = self._left(cap)
+        if sat_reachable is None or (left is not None and left <= 0.05):
+            return None
+        t1 = time.monotonic()
+        res = sat_reachable(self.state, target, timeout=left)
+        self.attempts.append({"method": "sat", "target": target, "result": res.status,
+                              "time": round(time.monotonic() - t1, 4)})
+        if res.status == "sat":
+            score = replay_score(self.state, res.actions)
+            if score > self.best:
+                self.best_line, self.best = list(res.actions), score
+            return True
+        if res.status == "unsat":
+            self._proved_unreachable(target, "sat")
+            return False
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.timed_out = True
+        return None
+
     def main_loop(self):
-        budget = 20000
+        budget, sat_cap = 20000, 2.0
         while self.best < self.upper and not self.timed_out:
             self._search_top_bottom(budget)
             if self.relaxed_open and self.best < self.upper and not self.timed_out:
@@ -188,35 +229,34 @@ class _Run:
                     self.relaxed_open = False
                 elif ok is False:
                     self._proved_unreachable(target, "relaxed")
+            if self.use_sat and self.best < self.upper and not self.timed_out:
+                self._sat(self.upper, sat_cap)
             budget *= 2
+            sat_cap *= 2
 
     def _confirm(self, target: int) -> set[str]:
-        """Run further methods on "``target`` is unreachable" until two agree."""
+        """Run further methods on "``target`` is unreachable" until two agree (each
+        given ``CONFIRM_SECONDS`` when there is no deadline)."""
         have = self.unreachable.setdefault(target, set())
-        for method, engine in (("relaxed", self.relaxed), ("search", self.search)):
+        for method in ("sat", "relaxed", "search"):
             if len(have) >= 2 or method in have or self.timed_out:
                 continue
+            if method == "sat":
+                if self.use_sat:
+                    self._sat(target, CONFIRM_SECONDS)
+                continue
+            engine = self.relaxed if method == "relaxed" else self.search
+            saved = self.deadline
+            if saved is None:
+                self.deadline = time.monotonic() + CONFIRM_SECONDS
+            engine.deadline = self.deadline
             r = self._attempt(method, engine, target, 1 << 62)
+            self.deadline = engine.deadline = saved
+            self.timed_out = self.timed_out and saved is not None
             if r is False:
-                have.add(method)
+                self._proved_unreachable(target, method)
             elif r and method == "search":
                 raise RuntimeError(f"methods disagree: the search reaches {target}, {sorted(have)} say it cannot")
-        if len(have) < 2 and not self.timed_out:
-            try:
-                from .encodings.sat import sat_reachable
-            except ImportError:
-                return have
-            left = None if self.deadline is None else self.deadline - time.monotonic()
-            if left is not None and left <= 0:
-                return have
-            t1 = time.monotonic()
-            res = sat_reachable(self.state, target, timeout=left)
-            self.attempts.append({"method": "sat", "target": target, "result": res.status,
-                                  "time": round(time.monotonic() - t1, 4)})
-            if res.status == "unsat":
-                have.add("sat")
-            elif res.status == "sat":
-                raise RuntimeError(f"methods disagree: SAT reaches {target}, {sorted(have)} say it cannot")
         return have
 
     def result(self, confirm: bool) -> Solution:

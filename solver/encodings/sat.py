@@ -1,16 +1,33 @@
-"""SAT encoding of perfect-information Hanabi: "from this position, can the final score
-reach ``target``?"
+"""SAT encoding of perfect-information Hanabi: "from this position, can the game end with
+a score of at least ``target``?"
 
-The question becomes a CNF formula over turns ``t = 0 .. H-1`` (H a safe horizon, see
-:func:`horizon`), solved with a python-sat solver (CaDiCaL by default). A model decodes into
-a line of engine actions, which is replayed through the rules engine before it is returned;
-UNSAT proves the target unreachable, and the solver's DRAT proof can be written out and
-checked with ``drat-trim`` (:func:`check_drat`).
+The question becomes a CNF formula, solved with a python-sat solver (CaDiCaL 1.9.5 by
+default). A model decodes into a line of engine actions, which is replayed through the rules
+engine before it is returned (a line the engine rejects is a bug, and raises); UNSAT proves
+the target unreachable, and the solver's DRAT proof can be written out and checked with
+``drat-trim`` (:func:`check_drat`).
 
-The module reads like an OR-Tools sample: *data* (the facts of the position, :class:`_Data`),
-*variables* and *constraints* (:func:`encode`, one block per rule, each opening with the
-rule in plain words; every variable is named by a documented tuple in an ``IDPool``),
-*solve* (:func:`_solve`) and *decode* (:func:`_decode`). It imports only the rules engine.
+Two encodings of the same rules are provided:
+
+* ``model="steps"`` (the default, :func:`encode_steps`): indexed by *removals*. Before the
+  deck runs out every turn is either a clue or a play/discard that draws, so a game is D
+  steps, each "a run of clue turns, then the removal of the next deck card", followed by
+  the final round. Card i is drawn at step i, so its holder is the actor of step i, and no
+  horizon is needed. With the redundant hand-capacity constraint this decides the hard
+  two-player decks in seconds.
+* ``model="turns"`` (:func:`encode_turns`): indexed by turns ``t = 0..H-1`` over a safe
+  horizon H (:func:`horizon`), one action per turn (play, discard, clue as a stall, or the
+  no-op of a finished game), draws in deck order through an order-encoded counter of
+  removed cards. Simpler to read against the rules, much slower on hard decks; kept as a
+  second, differently built witness.
+
+Both read like an OR-Tools sample: *data* (the facts of the position, :class:`_Data`),
+*variables* (named by documented tuples in an ``IDPool``), *constraints* (one block per
+rule, each opening with the rule in plain words), *solve* (:func:`_solve`) and *decode*.
+Constraints marked *redundant* follow from the others and only help the solver; the
+*symmetry* block removes lines that are renamings of others (it keeps at least one line of
+every outcome, so UNSAT still proves unreachability). The module imports only the rules
+engine.
 
 Public API: :func:`sat_reachable`, :func:`sat_max`, :func:`check_drat`, :func:`encode`.
 """
@@ -27,9 +44,14 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ..game import COLOR_CLUE, DISCARD, PLAY, Action, State
+from ..game import COLOR_CLUE, DISCARD, PLAY, Action, IllegalActionError, State
 
-__all__ = ["SatResult", "SatMax", "Encoding", "sat_reachable", "sat_max", "check_drat", "encode", "horizon"]
+__all__ = [
+    "SatResult", "SatMax", "Encoding", "sat_reachable", "sat_max", "check_drat",
+    "encode", "encode_steps", "encode_turns", "horizon",
+]
+
+MODELS = ("steps", "turns")
 
 
 # --------------------------------------------------------------------------------------
@@ -39,8 +61,10 @@ __all__ = ["SatResult", "SatMax", "Encoding", "sat_reachable", "sat_max", "check
 class SatResult:
     """``status`` is ``'sat'`` (``actions`` is a line from the position that the engine
     replays to a finished game scoring at least the target), ``'unsat'`` (the target is
-    unreachable) or ``'unknown'`` (time ran out). ``stats``: variables, clauses, turns
-    (the horizon H), time (seconds, encoding + solving), and more."""
+    unreachable; ``actions`` is None) or ``'unknown'`` (time ran out). ``stats``:
+    ``variables``, ``clauses``, ``turns`` (the encoding's length: events of the step model,
+    the horizon H of the turn model), ``time`` (seconds, encoding + solving), and
+    ``encode_time``, ``solve_time``, ``target``, ``model``, ``solver``."""
 
     status: str
     actions: list[Action] | None
@@ -49,8 +73,9 @@ class SatResult:
 
 @dataclass(frozen=True)
 class SatMax:
-    """The best score found (``actions`` reaches it), ``upper_bound`` the proven bound
-    (every higher target is UNSAT), ``exact`` when the two meet."""
+    """``max_score``: the score of the best line found (``actions`` reaches it; -1 and no
+    actions if time ran out before any line); ``upper_bound``: every higher target was
+    proven UNSAT; ``exact`` when the two meet. ``stats["calls"]`` lists the SAT calls."""
 
     max_score: int
     exact: bool
@@ -60,7 +85,7 @@ class SatMax:
 
 
 # --------------------------------------------------------------------------------------
-# Data: the facts of the position that the encoding needs
+# Data: the facts of the position that the encodings need
 # --------------------------------------------------------------------------------------
 class _Data:
     """Plain facts read from a :class:`State` (which is not modified).
@@ -73,14 +98,15 @@ class _Data:
         g = state.game
         self.state = state
         self.N = g.num_players
-        self.first = state.current                      # actor of turn 0
-        self.hand0 = [list(h) for h in state.hands]     # hands at turn 0
+        self.first = state.current                      # who acts first
+        self.hand0 = [list(h) for h in state.hands]     # hands now, oldest card first
+        self.hand_size = g.hand_size
         self.deck = list(range(state.next_draw, len(g.deck)))
         self.D = len(self.deck)
         self.suit = g.suit_of
         self.rank = g.rank_of
         self.S = g.variant.num_suits
-        self.max_rank = list(g.max_rank)
+        self.max_rank = list(g.max_rank)                # a suit is complete at its max rank
         self.stacks0 = list(state.stacks)
         self.score0 = sum(state.stacks)
         self.clues0 = state.clues
@@ -96,43 +122,25 @@ class _Data:
             raise ValueError("position has an empty deck but no final-round counter")
         if self.turns_left0 is not None and self.turns_left0 > self.N:
             raise ValueError(f"turns_left {self.turns_left0} exceeds the player count")
-        # the type (suit, rank) of every card that can still be used
-        self.live = [o for h in self.hand0 for o in h] + self.deck
+        # every card that can still be used: in a hand or in the deck
+        self.live = sorted([o for h in self.hand0 for o in h] + self.deck)
         self.types = sorted({(self.suit[o], self.rank[o]) for o in self.live})
+        self.owner0 = {o: p for p, hand in enumerate(self.hand0) for o in hand}
+        self.deck_index = {o: j for j, o in enumerate(self.deck)}
 
     def actor(self, t: int) -> int:
+        """The player of turn t (turn model: turns rotate from ``first``)."""
         return (self.first + t) % self.N
 
     def card_type(self, o: int) -> tuple[int, int]:
         return self.suit[o], self.rank[o]
 
-
-def horizon(data: _Data, target: int) -> int:
-    """A turn count H such that every game from the position that ends with a score of at
-    least ``target`` is over at the start of turn H.
-
-    If the final round has started (``turns_left`` set), exactly ``turns_left`` turns remain.
-    Otherwise let t* be the turn that removes the last deck card (by a draw or a deck play);
-    the game is over at t* + N + 1 at the latest (the final round gives each player one more
-    turn) and earlier if it ends by strikeout or a perfect score. Before t*, no play or
-    discard happens without a draw, so every turn before t* is either one of the other D-1
-    removals or a clue. Each clue costs a token, and tokens come only from the c0 in hand,
-    from discards (each a removal, so at most D-1 before t*) and from completed suits (at
-    most one per suit not yet complete). To end with at least ``target``, at least
-    ``target - score0 - N - 1`` cards must be played successfully before t* (at most N plays
-    in the final round and one at t* itself), and those removals are not discards. Hence
-        t* <= (D-1) + c0 + (D-1 - max(0, target - score0 - N - 1)) + incomplete suits,
-    and H = t*_max + N + 1. A game that ends early (perfect score, or strikeout with the
-    'stacks' rule) is shorter still: all its successful plays are removals before t*.
-    """
-    d = data
-    if d.turns_left0 is not None:
-        return d.turns_left0
-    incomplete = sum(1 for s in range(d.S) if d.stacks0[s] < d.max_rank[s])
-    need_early = max(0, target - d.score0 - d.N - 1)
-    discards = max(0, d.D - 1 - need_early)
-    t_star = (d.D - 1) + d.clues0 + discards + incomplete
-    return t_star + d.N + 1
+    def copies(self) -> list[list[int]]:
+        """Groups of live cards of the same suit and rank, by increasing order."""
+        groups: dict[tuple[int, int], list[int]] = {}
+        for o in self.live:
+            groups.setdefault(self.card_type(o), []).append(o)
+        return [g for g in groups.values() if len(g) > 1]
 
 
 # --------------------------------------------------------------------------------------
@@ -146,20 +154,25 @@ class Encoding:
     satisfied clauses and false literals.
     """
 
-    def __init__(self):
+    def __init__(self, data: _Data, target: int, model: str):
+        self.data = data
+        self.target = target
+        self.model = model
+        self.length = 0          # events (step model) or turns H (turn model)
         self.pool = IDPool()
         self.TRUE = self.pool.id(("true",))
         self.FALSE = -self.TRUE
         self.clauses: list[list[int]] = [[self.TRUE]]
-        self.horizon = 0
-        self.target = 0
-        self.data: _Data | None = None
 
     def var(self, *key) -> int:
         return self.pool.id(key)
 
     def has(self, *key) -> bool:
         return key in self.pool.obj2id
+
+    def value(self, true: set[int], *key) -> bool:
+        """A variable's value in a model (given as its set of true literals)."""
+        return self.pool.obj2id.get(key) in true
 
     def add(self, clause) -> None:
         out = []
@@ -189,7 +202,7 @@ class Encoding:
         self.add([x] + [-lit for lit in lits])
 
     def _card_lits(self, lits, bound):
-        """Drop constant literals; a TRUE lowers the bound."""
+        """Drop constant literals; each TRUE lowers the bound."""
         out = []
         for lit in lits:
             if lit == self.TRUE:
@@ -198,7 +211,9 @@ class Encoding:
                 out.append(lit)
         return out, bound
 
-    def at_most(self, lits, bound: int, encoding=EncType.seqcounter) -> None:
+    def at_most(self, lits, bound: int) -> None:
+        """At most ``bound`` of ``lits`` (pysat.card: pairwise or ladder for one, else a
+        sequential counter)."""
         lits, bound = self._card_lits(lits, bound)
         if bound < 0:
             self.add([])
@@ -208,14 +223,15 @@ class Encoding:
             for lit in lits:
                 self.add([-lit])
         else:
-            if bound == 1 and len(lits) > 5:
-                encoding = EncType.ladder
-            elif bound == 1:
-                encoding = EncType.pairwise
+            if bound == 1:
+                encoding = EncType.ladder if len(lits) > 5 else EncType.pairwise
+            else:
+                encoding = EncType.seqcounter
             for cl in CardEnc.atmost(lits, bound, vpool=self.pool, encoding=encoding).clauses:
                 self.add(cl)
 
     def at_least(self, lits, bound: int) -> None:
+        """At least ``bound`` of ``lits`` (pysat.card totalizer)."""
         lits, bound = self._card_lits(lits, bound)
         if bound <= 0:
             return
@@ -240,12 +256,442 @@ class Encoding:
         return "\n".join(lines) + "\n"
 
 
-DEFAULT_FEATURES = frozenset({"symmetry", "needed", "pace"})
+# Optional constraint groups (all on by default): "pace", "capacity" and "needed" are
+# redundant (implied by the rules), "symmetry" breaks the symmetry between same cards.
+STEP_FEATURES = frozenset({"pace", "capacity", "needed", "symmetry"})
+TURN_FEATURES = frozenset({"pace", "needed", "symmetry"})
 
 
-def encode(state: State, target: int, *, horizon_turns: int | None = None,
-           features: frozenset[str] = DEFAULT_FEATURES) -> Encoding:
-    """The CNF "from ``state`` the game can end with a score of at least ``target``".
+# --------------------------------------------------------------------------------------
+# The step model (default)
+# --------------------------------------------------------------------------------------
+def encode_steps(state: State, target: int, *, features: frozenset[str] | None = None) -> Encoding:
+    """The CNF "from ``state`` the game can end with a score of at least ``target``",
+    indexed by removals.
+
+    Before the deck runs out, a play or discard is always followed by a draw, so every turn
+    is either a clue or the removal of the next deck card (drawn into the actor's hand, or
+    at the very end played straight from the deck). A game is therefore D *steps* — step i
+    is a run of c_i clue turns (each costs a token, so 0 <= c_i <= tokens) followed by the
+    turn that removes deck card i — and then the final round, F = N turns (or the
+    ``turns_left`` still to play if it has begun), each a play, discard or clue. Card i is
+    drawn at step i, so its holder is the actor of step i, and nothing bounds the length of
+    a game but the tokens: no horizon is needed. Steps and final turns are the *events*
+    e = 0 .. E-1 (E = D + F).
+
+    Variables (per event e; counters at the *start* of event e, e = 0..E, are order-encoded
+    — ``(name, e, i)`` true means "at least i" — and are the position's constants at e = 0):
+
+    ==========================  ===============================================================
+    ``("run", e, c)``           at least c clue turns just before step e (c = 1..max tokens)
+    ``("runis", e, c)``         exactly c clue turns before step e
+    ``("runmod", e, m)``        the run's length is m modulo N (it moves the turn on m places)
+    ``("actor", e, p)``         player p takes event e's action (after the run)
+    ``("play", e)``             event e is a play (from the hand, or the last deck card)
+    ``("discard", e)``          event e is a discard
+    ``("clue", e)``             final turn e is a clue (content chosen when decoding)
+    ``("deckplay", e)``         step e = D-1 plays the last card straight from the deck
+    ``("use", e, o)``           event e plays or discards card order o
+    ``("type", e, s, r)``       the card used at event e has suit s and rank r
+    ``("bomb", e)``             event e's play fails: a strike
+    ``("complete", e, s)``      event e completes suit s
+    ``("gain", e)``             event e brings a token back (a discard or a completed suit)
+    ``("over", e)``             the game is over at the start of event e: nothing happens
+    ``("allcomplete", e)``      every stack is complete at the start of event e
+    ``("stack", e, s, h)``      counter: the stack of suit s is at least h (1..max rank)
+    ``("clues", e, i)``         counter: at least i tokens at the start of event e
+    ``("clues_at", e, i)``      counter: at least i tokens when step e's removal is made
+    ``("strikes", e, i)``       counter: at least i strikes
+    ``("used", e, o)``          card o was played or discarded before event e
+    ``("emptied", e, p)``       (one-card hands) player p has no card left at final turn e
+    ``("waste", e)``            step e removes a card without scoring (redundant: pace)
+    ``("held", e, o, p)``       deck card o is in p's hand at step e (redundant: capacity)
+    ``("lost", o)``             card o is discarded or bombed (redundant: needed)
+    ==========================  ===============================================================
+    """
+    features = STEP_FEATURES if features is None else features
+
+    # ---- Data -------------------------------------------------------------------------
+    d = _Data(state)
+    N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
+    if D > 0 and any(len(hand) != d.hand_size for hand in d.hand0):
+        raise ValueError("position has cards in the deck but a hand that is not full")
+    F = N if D > 0 else d.turns_left0          # turns of the final round
+    E = D + F                                  # events: D steps, then F final turns
+    last = d.deck[-1] if D else None           # the card a deck play plays
+    size_final = [d.hand_size if D > 0 else len(h) for h in d.hand0]  # hands as it begins
+
+    def candidates(e):
+        """The cards event e may use: dealt ones (their holder must act), deck cards
+        drawn at earlier steps, and at the last step the last card from the deck."""
+        cands = [o for o in d.live if o in d.owner0 or d.deck_index[o] < e]
+        if d.deck_plays and e == D - 1:
+            cands.append(last)
+        return cands
+
+    cands = [candidates(e) for e in range(E)]
+    types_at = [sorted({d.card_type(o) for o in cands[e]}) for e in range(E)]
+
+    enc = Encoding(d, target, "steps")
+    enc.length, enc.steps = E, D
+    TRUE, FALSE = enc.TRUE, enc.FALSE
+    v = enc.var
+
+    # ---- Variables --------------------------------------------------------------------
+    play = [v("play", e) for e in range(E)]
+    discard = [v("discard", e) for e in range(E)]
+    clue = [v("clue", e) if e >= D else FALSE for e in range(E)]
+    deckplay = [v("deckplay", e) if (d.deck_plays and e == D - 1) else FALSE for e in range(E)]
+    actor = [[v("actor", e, p) for p in range(N)] for e in range(E)]
+    use = {(e, o): v("use", e, o) for e in range(E) for o in cands[e]}
+    typ = {(e, s, r): v("type", e, s, r) for e in range(E) for (s, r) in types_at[e]}
+    bomb = [v("bomb", e) for e in range(E)]
+    gain = [v("gain", e) for e in range(E)]
+    complete = [[v("complete", e, s) for s in range(S)] for e in range(E)]
+    runmod = [[v("runmod", e, m) for m in range(N)] if e < D else [TRUE] + [FALSE] * (N - 1)
+              for e in range(E)]
+
+    def type_lit(e, s, r):
+        return typ.get((e, s, r), FALSE)
+
+    def run(e, c):
+        if c <= 0:
+            return TRUE
+        return v("run", e, c) if (e < D and c <= M) else FALSE
+
+    def over(e):
+        return FALSE if e == 0 else v("over", e)
+
+    def stack(e, s, h):
+        if h <= 0:
+            return TRUE
+        if h > d.max_rank[s]:
+            return FALSE
+        if e == 0:
+            return TRUE if d.stacks0[s] >= h else FALSE
+        return v("stack", e, s, h)
+
+    def clues(e, i):
+        if i <= 0:
+            return TRUE
+        if i > M:
+            return FALSE
+        if e == 0:
+            return TRUE if d.clues0 >= i else FALSE
+        return v("clues", e, i)
+
+    def clues_at(e, i):
+        if e >= D:                             # no clue runs in the final round
+            return clues(e, i)
+        if i <= 0:
+            return TRUE
+        return v("clues_at", e, i) if i <= M else FALSE
+
+    def strikes(e, i):
+        if i <= 0:
+            return TRUE
+        if i > L:
+            return FALSE
+        if e == 0:
+            return TRUE if d.strikes0 >= i else FALSE
+        return v("strikes", e, i)
+
+    def used(e, o):
+        return FALSE if e == 0 else v("used", e, o)
+
+    # ---- Constraints ------------------------------------------------------------------
+    for e in range(E):
+        step = e < D
+        kp, kd, kc, dp = play[e], discard[e], clue[e], deckplay[e]
+
+        # One action per event: a step is a play or a discard (the removal); a final turn
+        # is a play, a discard or a clue; once the game is over, nothing happens.
+        enc.exactly_one([kp, kd, kc, over(e)])
+
+        # The clue run before a step: each clue costs a token, so there are at most as
+        # many as tokens, and tokens after the run = tokens before - its length. A run of
+        # c clues moves the turn on c places, so only c modulo N matters for who acts.
+        if step:
+            for c in range(1, M + 1):
+                enc.implies([run(e, c)], [run(e, c - 1)])
+                enc.implies([run(e, c)], [clues(e, c)])
+                enc.implies([run(e, c)], [-over(e)])
+                enc.implies([clues_at(e, c)], [clues_at(e, c - 1)])
+            for a in range(M + 1):
+                for b in range(M + 1):
+                    # tokens >= a+b and run <= b  ->  after >= a;  after >= a and run >= b
+                    # ->  tokens >= a+b
+                    if a >= 1:
+                        enc.implies([clues(e, a + b), -run(e, b + 1)], [clues_at(e, a)])
+                    enc.implies([clues_at(e, a), run(e, b)], [clues(e, a + b)])
+            for m in range(N):
+                exact = []
+                for c in range(m, M + 1, N):
+                    x = v("runis", e, c)
+                    enc.iff_and(x, [run(e, c), -run(e, c + 1)])
+                    exact.append(x)
+                enc.iff_or(runmod[e][m], exact)
+
+        # Who acts: the player after the previous event's actor, moved on by the run
+        # (the position's current player acts first).
+        enc.exactly_one(actor[e])
+        for p in range(N):
+            prev = (TRUE if (p + 1) % N == d.first else FALSE) if e == 0 else actor[e - 1][p]
+            for m in range(N):
+                enc.implies([prev, runmod[e][m]], [actor[e][(p + 1 + m) % N]])
+
+        # A play or discard uses exactly one card; a clue or a no-op uses none.
+        here = [use[e, o] for o in cands[e]]
+        enc.add([-kp] + here)
+        enc.add([-kd] + here)
+        for lit in here:
+            enc.add([-lit, kp, kd])
+        enc.at_most(here, 1)
+        for (s, r) in types_at[e]:
+            enc.iff_or(typ[e, s, r], [use[e, o] for o in cands[e] if d.card_type(o) == (s, r)])
+
+        # Only a card in the actor's hand can be used: one dealt to the actor, or deck
+        # card j drawn by the actor at step j < e; and not one used before.
+        for o in cands[e]:
+            u = use[e, o]
+            enc.implies([u], [-used(e, o)])
+            if o in d.owner0:
+                enc.implies([u], [actor[e][d.owner0[o]]])
+            elif o == last and e == D - 1:
+                enc.implies([u], [dp])
+            else:
+                j = d.deck_index[o]
+                for p in range(N):
+                    enc.implies([u, actor[j][p]], [actor[e][p]])
+
+        # Deck plays: at the last step, the actor may play the last card straight from the
+        # deck (a play of that card; nobody draws it).
+        if dp != FALSE:
+            enc.implies([dp], [kp])
+            enc.implies([dp], [use[e, last]])
+
+        # No discard when all clue tokens are available.
+        enc.implies([kd], [-clues_at(e, M)])
+
+        # A clue in the final round costs a token and, unless empty clues are allowed,
+        # needs another player holding a card (any card is touched by its rank's clue).
+        # A hand loses its card when its holder plays or discards in the final round (once
+        # at most), so only one-card hands can run out. Before the final round every hand
+        # is full, so a clue run always has a player to clue.
+        if kc != FALSE:
+            enc.implies([kc], [clues_at(e, 1)])
+            if not d.empty_clues:
+                for p in range(N):
+                    others = []
+                    for q in range(N):
+                        if q != p and size_final[q] >= 2:
+                            others = [TRUE]
+                            break
+                        if q != p and size_final[q] == 1:
+                            others.append(-v("emptied", e, q) if e > D else TRUE)
+                    enc.implies([kc, actor[e][p]], others)
+                for q in range(N):
+                    if size_final[q] == 1:
+                        cur = v("emptied", e, q) if e > D else FALSE
+                        nxt = v("emptied", e + 1, q)
+                        enc.implies([cur], [nxt])
+                        enc.implies([actor[e][q], kp], [nxt])
+                        enc.implies([actor[e][q], kd], [nxt])
+                        enc.implies([nxt], [cur, actor[e][q]])
+                        enc.implies([nxt], [cur, kp, kd])
+
+        # A play succeeds when the card's rank is one above its stack; otherwise it is a
+        # bomb (a strike; the card is lost).
+        enc.implies([bomb[e]], [kp])
+        for (s, r) in types_at[e]:
+            ty, below, here_ = typ[e, s, r], stack(e, s, r - 1), stack(e, s, r)
+            enc.implies([kp, ty, -below], [bomb[e]])
+            enc.implies([kp, ty, here_], [bomb[e]])
+            enc.implies([kp, ty, below, -here_], [-bomb[e]])
+
+        # Stacks: suit s reaches h exactly when a card of suit s and rank h is played on a
+        # stack at h-1.
+        for s in range(S):
+            for h in range(1, d.max_rank[s] + 1):
+                nxt, cur, below = v("stack", e + 1, s, h), stack(e, s, h), stack(e, s, h - 1)
+                ty = type_lit(e, s, h)
+                enc.implies([cur], [nxt])
+                enc.implies([kp, ty, below], [nxt])
+                enc.implies([nxt], [cur, kp])
+                enc.implies([nxt], [cur, ty])
+                enc.implies([nxt], [cur, below])
+                enc.implies([nxt], [stack(e + 1, s, h - 1)])
+
+        # A discard brings a token back, and so does completing a suit (its max rank).
+        for s in range(S):
+            top = d.max_rank[s]
+            enc.iff_and(complete[e][s], [stack(e + 1, s, top), -stack(e, s, top)])
+        enc.iff_or(gain[e], [kd] + complete[e])
+
+        # Tokens after the event: one more after a gain (none beyond the maximum), one
+        # fewer after a final-round clue, else unchanged. (A gain and a clue never meet.)
+        for i in range(1, M + 1):
+            nxt = v("clues", e + 1, i)
+            up, same, down = clues_at(e, i - 1), clues_at(e, i), clues_at(e, i + 1)
+            enc.implies([gain[e], up], [nxt])
+            enc.implies([gain[e], nxt], [up])
+            enc.implies([kc, down], [nxt])
+            enc.implies([kc, nxt], [down])
+            enc.implies([-gain[e], -kc, same], [nxt])
+            enc.implies([-gain[e], -kc, nxt], [same])
+
+        # Strikes: one more after a bomb.
+        for i in range(1, L + 1):
+            nxt, cur, below = v("strikes", e + 1, i), strikes(e, i), strikes(e, i - 1)
+            enc.implies([cur], [nxt])
+            enc.implies([bomb[e], below], [nxt])
+            enc.implies([nxt], [cur, bomb[e]])
+            enc.implies([nxt], [cur, below])
+
+        # A card is used once: used after this event = used before, or used now.
+        for o in d.live:
+            enc.iff_or(v("used", e + 1, o), [used(e, o), use.get((e, o), FALSE)])
+
+    # The game ends at the strike limit or when every stack is complete (every later
+    # event is then a no-op, so nothing changes), and in any case after the final round,
+    # the last event.
+    for e in range(1, E + 1):
+        allc = v("allcomplete", e)
+        enc.iff_and(allc, [stack(e, s, d.max_rank[s]) for s in range(S)])
+        enc.iff_or(over(e), [strikes(e, L), allc])
+
+    # The score: the stacks at the end add up to at least the target; a strikeout scores
+    # 0 (unless the rules keep the stacks), so a line to a positive target never strikes
+    # out.
+    enc.at_least([stack(E, s, h) for s in range(S) for h in range(1, d.max_rank[s] + 1)], target)
+    if target >= 1 and not d.strikeout_keeps_stacks:
+        for e in range(1, E + 1):
+            enc.add([-strikes(e, L)])
+
+    # Pace (redundant): every successful play is made at a step or in the final round,
+    # so at most score0 + D + F - target steps may waste their removal (a discard or a
+    # bomb) — hanab.live's pace, measured against the target.
+    budget = d.score0 + D + F - target
+    if budget < 0:
+        enc.add([])
+    elif "pace" in features:
+        waste = [v("waste", e) for e in range(D)]
+        for e in range(D):
+            enc.implies([discard[e]], [waste[e]])
+            enc.implies([bomb[e]], [waste[e]])
+        enc.at_most(waste, budget)
+
+    # Hand capacity (redundant): until the deck runs out, each player holds exactly a
+    # hand's worth of cards; here: at most that many dealt and drawn cards not yet used.
+    if "capacity" in features:
+        for e in range(1, D):
+            for p in range(N):
+                lits = [-used(e, o) for o in d.hand0[p]]
+                for j in range(e):
+                    x = v("held", e, d.deck[j], p)
+                    enc.implies([actor[j][p], -used(e, d.deck[j])], [x])
+                    lits.append(x)
+                enc.at_most(lits, d.hand_size)
+
+    # Needed cards (redundant, perfect target only): every card not yet played is needed,
+    # so for each one, not all of its copies may be discarded or bombed.
+    if "needed" in features and target >= d.perfect:
+        for (s, r) in d.types:
+            if r <= d.stacks0[s]:
+                continue
+            keep = []
+            for o in d.live:
+                if d.card_type(o) != (s, r):
+                    continue
+                lost = v("lost", o)
+                for e in range(E):
+                    if (e, o) in use:
+                        enc.implies([use[e, o], discard[e]], [lost])
+                        enc.implies([use[e, o], bomb[e]], [lost])
+                keep.append(-lost)
+            enc.add(keep)
+
+    # Symmetry: two cards of the same suit and rank are interchangeable, so when both are
+    # in the actor's hand the older one (lower order) is used first. Any line can be made
+    # to obey this by swapping the two cards' names from the first event that breaks it
+    # on: both stay in one hand, so every later use stays legal and the outcome is the
+    # same. (A deck play is left alone.)
+    if "symmetry" in features:
+        for group in d.copies():
+            for i, k1 in enumerate(group):
+                for k2 in group[i + 1:]:
+                    for e in range(E):
+                        if (e, k1) not in use or (e, k2) not in use or (k2 == last and e == D - 1):
+                            continue
+                        for p in range(N):
+                            if k1 in d.owner0:
+                                if d.owner0[k1] != p:
+                                    continue
+                                drawn_by_p = []
+                            else:
+                                drawn_by_p = [-actor[d.deck_index[k1]][p]]
+                            enc.add([-use[e, k2], -actor[e][p], used(e, k1)] + drawn_by_p)
+    return enc
+
+
+def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
+    """The step model's line: each step's clue run, then its play or discard; then the
+    final round. Clue content is any legal clue of the engine."""
+    d = enc.data
+    st = d.state.copy()
+    actions: list[Action] = []
+    for e in range(enc.length):
+        if enc.value(true, "over", e):
+            break
+        if e < enc.steps:
+            for _ in range(sum(enc.value(true, "run", e, c) for c in range(1, d.M + 1))):
+                actions.append(st.apply(_any_clue(st)))
+        if enc.value(true, "clue", e):
+            actions.append(st.apply(_any_clue(st)))
+            continue
+        cards = [o for o in d.live if enc.value(true, "use", e, o)]
+        if len(cards) != 1:
+            raise RuntimeError(f"SAT decode: event {e} uses {len(cards)} cards")
+        kind = PLAY if enc.value(true, "play", e) else DISCARD
+        actions.append(st.apply(Action(kind, cards[0])))
+    return actions
+
+
+# --------------------------------------------------------------------------------------
+# The turn model
+# --------------------------------------------------------------------------------------
+def horizon(data: _Data, target: int) -> int:
+    """A turn count H such that every game from the position that ends with a score of at
+    least ``target`` is over at the start of turn H.
+
+    If the final round has started (``turns_left`` set), exactly ``turns_left`` turns remain.
+    Otherwise let t* be the turn that removes the last deck card (by a draw or a deck play);
+    the game is over at t* + N + 1 at the latest (the final round gives each player one more
+    turn) and earlier if it ends by strikeout or a perfect score. Before t*, no play or
+    discard happens without a draw, so every turn before t* is either one of the other D-1
+    removals or a clue. Each clue costs a token, and tokens come only from the c0 in hand,
+    from discards (each a removal, so at most D-1 before t*) and from completed suits (at
+    most one per suit not yet complete). To end with at least ``target``, at least
+    ``target - score0 - N - 1`` cards must be played successfully before t* (at most N plays
+    in the final round and one at t* itself), and those removals are not discards. Hence
+        t* <= (D-1) + c0 + (D-1 - max(0, target - score0 - N - 1)) + incomplete suits,
+    and H = t*_max + N + 1. A game that ends early (perfect score, or strikeout with the
+    'stacks' rule) is shorter still: all its successful plays are removals before t*.
+    """
+    d = data
+    if d.turns_left0 is not None:
+        return d.turns_left0
+    incomplete = sum(1 for s in range(d.S) if d.stacks0[s] < d.max_rank[s])
+    need_early = max(0, target - d.score0 - d.N - 1)
+    discards = max(0, d.D - 1 - need_early)
+    t_star = (d.D - 1) + d.clues0 + discards + incomplete
+    return t_star + d.N + 1
+
+
+def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
+                 features: frozenset[str] | None = None) -> Encoding:
+    """The CNF "from ``state`` the game can end with a score of at least ``target``",
+    indexed by turns t = 0..H-1 over the safe horizon H of :func:`horizon`.
 
     Variables (keys of ``enc.pool``; t is a turn 0..H-1, or 0..H for counters that hold
     *at the start of* turn t):
@@ -271,15 +717,17 @@ def encode(state: State, target: int, *, horizon_turns: int | None = None,
     ``("emptied", t, p)``     player p (dealt a 1-card hand) has played out their last card
     ``("waste", t)``          turn t removes a deck card without scoring (discard or bomb)
     ``("pace", t, i)``        at least i wasted removals before t (1..budget+1)
+    ``("used", t, o)``        card o was played or discarded before turn t
+    ``("owner", j, p)``       deck card j was drawn by player p
+    ``("lost", o)``           card o is discarded or bombed (redundant: needed)
     ========================  =================================================================
     Counters at t = 0 are the position's constants.
     """
+    features = TURN_FEATURES if features is None else features
     d = _Data(state)
-    enc = Encoding()
-    enc.data = d
-    enc.target = target
+    enc = Encoding(d, target, "turns")
     H = horizon(d, target) if horizon_turns is None else horizon_turns
-    enc.horizon = H
+    enc.length = H
     TRUE, FALSE = enc.TRUE, enc.FALSE
     N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
     v = enc.var
@@ -323,7 +771,7 @@ def encode(state: State, target: int, *, horizon_turns: int | None = None,
     def over(t):
         return FALSE if t == 0 else v("over", t)
 
-    deck_index = {o: j for j, o in enumerate(d.deck)}
+    deck_index = d.deck_index
 
     # Which cards turn t may use. A card dealt to the actor is usable on any of their turns.
     # Deck card j is removed at the earliest at turn j (each turn removes at most one), so
@@ -618,395 +1066,40 @@ def encode(state: State, target: int, *, horizon_turns: int | None = None,
     return enc
 
 
-def encode_steps(state: State, target: int, *, features: frozenset[str] = DEFAULT_FEATURES) -> Encoding:
-    """The same question as :func:`encode`, indexed by *removals* instead of turns.
-
-    Before the deck runs out, every turn is either a clue or a play/discard that draws, so
-    a game is a sequence of D steps, step i = a run of c_i clue turns (each costs a token,
-    so 0 <= c_i <= tokens) followed by the removal of deck card i (the actor plays or
-    discards a card and draws card i; the last card may instead be played from the deck),
-    then the final round of N turns (each a play, a discard, a clue, or nothing once the
-    game is over). There is no horizon to choose; card i is drawn at step i, so its holder
-    is simply the actor of step i. Events e = 0..D-1 are the steps, e = D..D+F-1 the final
-    turns (F = N, or turns_left when the final round has already begun).
-
-    Variables (counters hold at the start of event e, e = 0..D+F):
-
-    ==========================  ===============================================================
-    ``("actor", e, p)``         player p acts at event e (after the clue run)
-    ``("run", e, c)``           at least c clue turns right before step e (c = 1..max tokens)
-    ``("runmod", e, m)``        the run's length is m modulo N
-    ``("clues", e, i)``         at least i tokens at the start of event e (before the run)
-    ``("clues_at", e, i)``      at least i tokens when event e's action is taken (after the run)
-    ``("play"|"discard"|"clue", e)``  the kind of event e's action (clue: final turns only)
-    ``("over", e)``             the game is over at the start of event e (no-op)
-    ``("use", e, o)``           event e plays or discards card order o
-    ``("deckplay", e)``         step e = D-1 plays the last card from the deck
-    ``("type", e, s, r)``       suit and rank of the card used at event e
-    ``("bomb", e)``             event e's play fails
-    ``("stack", e, s, h)``      stack of suit s is at least h
-    ``("strikes", e, i)``       at least i strikes
-    ``("used", e, o)``          card o was used before event e
-    ``("complete", e, s)``      event e completes suit s;  ``("gain", e)``: a token comes back
-    ``("allcomplete", e)``      every stack is complete at the start of event e
-    ``("emptied", e, p)``       (1-card hands) player p has no card left at event e
-    ``("waste", e)``, ``("pace", e, i)``  wasted removals and their count (as in ``encode``)
-    ==========================  ===============================================================
-    """
-    d = _Data(state)
-    enc = Encoding()
-    enc.data = d
-    enc.target = target
-    enc.model = "steps"
-    TRUE, FALSE = enc.TRUE, enc.FALSE
-    N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
-    v = enc.var
-    if D > 0:
-        h = state.game.hand_size
-        if any(len(hand) != h for hand in d.hand0):
-            raise ValueError("position has cards in the deck but a hand that is not full")
-    F = N if D > 0 else d.turns_left0
-    E = D + F
-    enc.horizon = E
-    enc.steps = D
-    last = d.deck[-1] if D else None
-    deck_index = {o: j for j, o in enumerate(d.deck)}
-    owner0 = {o: p for p, hand in enumerate(d.hand0) for o in hand}
-
-    # --- counter accessors: constants outside the range and at e = 0 -------------------
-    def stack(e, s, hh):
-        if hh <= 0:
-            return TRUE
-        if hh > d.max_rank[s]:
-            return FALSE
-        if e == 0:
-            return TRUE if d.stacks0[s] >= hh else FALSE
-        return v("stack", e, s, hh)
-
-    def clues(e, i):
-        if i <= 0:
-            return TRUE
-        if i > M:
-            return FALSE
-        if e == 0:
-            return TRUE if d.clues0 >= i else FALSE
-        return v("clues", e, i)
-
-    def clues_at(e, i):
-        if e >= D:                      # no clue runs in the final round
-            return clues(e, i)
-        if i <= 0:
-            return TRUE
-        if i > M:
-            return FALSE
-        return v("clues_at", e, i)
-
-    def run(e, c):
-        if c <= 0:
-            return TRUE
-        if c > M or e >= D:
-            return FALSE
-        return v("run", e, c)
-
-    def strikes(e, i):
-        if i <= 0:
-            return TRUE
-        if i > L:
-            return FALSE
-        if e == 0:
-            return TRUE if d.strikes0 >= i else FALSE
-        return v("strikes", e, i)
-
-    def over(e):
-        return FALSE if e == 0 else v("over", e)
-
-    def used(e, o):
-        return FALSE if e == 0 else v("used", e, o)
-
-    def actor(e, p):
-        return v("actor", e, p)
-
-    # Which cards event e may use: any dealt card (its holder must be the actor), deck
-    # cards drawn at earlier steps, and at the last step the last card from the deck.
-    def candidates(e):
-        cands = [o for hand in d.hand0 for o in hand]
-        cands += [o for j, o in enumerate(d.deck) if j < e]
-        if d.deck_plays and e == D - 1:
-            cands.append(last)
-        return cands
-
-    cands = [candidates(e) for e in range(E)]
-    use = {(e, o): v("use", e, o) for e in range(E) for o in cands[e]}
-
-    def type_lit(e, s, r):
-        return v("type", e, s, r) if enc.has("type", e, s, r) else FALSE
-
-    # Hand sizes at the start of the final round (all full if the deck was not empty).
-    size_final = [state.game.hand_size if D > 0 else len(d.hand0[q]) for q in range(N)]
-
-    for e in range(E):
-        step = e < D
-        kp, kd = v("play", e), v("discard", e)
-        kc = v("clue", e) if not step else FALSE
-        dp = v("deckplay", e) if (d.deck_plays and e == D - 1) else FALSE
-
-        # Exactly one action per event: a step is a play or a discard (the removal); a
-        # final turn is a play, a discard or a clue; once the game is over, nothing.
-        enc.exactly_one([kp, kd, kc, over(e)])
-
-        # The clue run before a step: at most as many clues as tokens; none once over.
-        # ("clues_at", e, i) = tokens after the run = tokens before minus the run length.
-        if step:
-            for c in range(1, M + 1):
-                enc.implies([run(e, c)], [run(e, c - 1)])
-                enc.implies([clues_at(e, c)], [clues_at(e, c - 1)])
-                enc.implies([run(e, c)], [clues(e, c)])
-                enc.implies([run(e, c)], [-over(e)])
-            for a in range(0, M + 1):
-                for b in range(0, M + 1):
-                    # x >= a+b and c <= b  ->  y >= a ;  y >= a and c >= b  ->  x >= a+b
-                    if a >= 1:
-                        enc.implies([clues(e, a + b), -run(e, b + 1)], [clues_at(e, a)])
-                    enc.implies([clues_at(e, a), run(e, b)], [clues(e, a + b)])
-            # the run's length modulo N moves the turn on by that many players
-            for m in range(N):
-                rm = v("runmod", e, m)
-                exact = []
-                for c in range(m, M + 1, N):
-                    x = v("runis", e, c)
-                    enc.iff_and(x, [run(e, c), -run(e, c + 1)])
-                    exact.append(x)
-                enc.iff_or(rm, exact)
-
-        # Who acts: the player after the previous event's actor, moved on by the run.
-        enc.exactly_one([actor(e, p) for p in range(N)])
-        for p in range(N):
-            for m in range(N if step else 1):
-                rm = v("runmod", e, m) if step else TRUE
-                nxt = actor(e, (p + 1 + m) % N)
-                if e == 0:
-                    if (p + 1) % N == d.first:
-                        enc.implies([rm], [nxt])
-                else:
-                    enc.implies([actor(e - 1, p), rm], [nxt])
-
-        # A play or discard uses exactly one card; a clue or a no-op uses none.
-        here = [use[e, o] for o in cands[e]]
-        enc.add([-kp] + here)
-        enc.add([-kd] + here)
-        for lit in here:
-            enc.add([-lit, kp, kd])
-        enc.at_most(here, 1)
-
-        # The card must be in the actor's hand: dealt to the actor, or drawn by the actor
-        # at an earlier step (card j is drawn at step j by that step's actor), and not used
-        # before. The last card may be played from the deck at the last step instead.
-        for o in cands[e]:
-            u = use[e, o]
-            enc.implies([u], [-used(e, o)])
-            if o in owner0:
-                enc.implies([u], [actor(e, owner0[o])])
-            elif o == last and e == D - 1:
-                enc.implies([u], [dp])
-            else:
-                j = deck_index[o]
-                for p in range(N):
-                    enc.implies([u, actor(j, p)], [actor(e, p)])
-        if dp != FALSE:
-            enc.implies([dp], [kp])
-            enc.implies([dp], [use[e, last]])
-
-        by_type: dict[tuple[int, int], list[int]] = {}
-        for o in cands[e]:
-            by_type.setdefault(d.card_type(o), []).append(use[e, o])
-        for (s, r), lits in by_type.items():
-            enc.iff_or(v("type", e, s, r), lits)
-
-        # No discard when all clue tokens are available.
-        enc.implies([kd], [-clues_at(e, M)])
-
-        # A clue in the final round costs a token and (unless empty clues are allowed)
-        # needs another player with a card; hands shrink by one card when their holder
-        # plays or discards in the final round, so only 1-card hands can run out.
-        if kc != FALSE:
-            enc.implies([kc], [clues_at(e, 1)])
-            if not d.empty_clues:
-                for p in range(N):
-                    others = []
-                    for q in range(N):
-                        if q == p:
-                            continue
-                        if size_final[q] >= 2:
-                            others = [TRUE]
-                            break
-                        if size_final[q] == 1:
-                            others.append(-v("emptied", e, q) if e > D else TRUE)
-                    enc.implies([kc, actor(e, p)], others)
-                for q in range(N):
-                    if size_final[q] == 1:
-                        cur = v("emptied", e, q) if e > D else FALSE
-                        nxt = v("emptied", e + 1, q)
-                        enc.implies([cur], [nxt])
-                        enc.implies([actor(e, q), kp], [nxt])
-                        enc.implies([actor(e, q), kd], [nxt])
-                        enc.implies([nxt], [cur, actor(e, q)])
-                        enc.implies([nxt], [cur, kp, kd])
-
-        # Bombs: a play fails unless the card's rank is one above its stack.
-        bomb = v("bomb", e)
-        enc.implies([bomb], [kp])
-        for (s, r) in by_type:
-            ty = v("type", e, s, r)
-            ok_below, ok_here = stack(e, s, r - 1), stack(e, s, r)
-            enc.implies([kp, ty, -ok_below], [bomb])
-            enc.implies([kp, ty, ok_here], [bomb])
-            enc.implies([kp, ty, ok_below, -ok_here], [-bomb])
-
-        # Stacks (order-encoded).
-        for s in range(S):
-            for hh in range(1, d.max_rank[s] + 1):
-                nxt, cur = v("stack", e + 1, s, hh), stack(e, s, hh)
-                ty = type_lit(e, s, hh)
-                enc.implies([cur], [nxt])
-                enc.implies([kp, ty, stack(e, s, hh - 1)], [nxt])
-                enc.implies([nxt], [cur, kp])
-                enc.implies([nxt], [cur, ty])
-                enc.implies([nxt], [cur, stack(e, s, hh - 1)])
-                enc.implies([nxt], [stack(e + 1, s, hh - 1)])
-
-        # A completed suit or a discard gives a token back.
-        comps = []
-        for s in range(S):
-            m_ = d.max_rank[s]
-            c_ = v("complete", e, s)
-            enc.iff_and(c_, [stack(e + 1, s, m_), -stack(e, s, m_)])
-            comps.append(c_)
-        gain = v("gain", e)
-        enc.iff_or(gain, [kd] + comps)
-
-        # Tokens after the event: +1 (capped) after a gain, -1 after a final-round clue.
-        for i in range(1, M + 1):
-            nxt = v("clues", e + 1, i)
-            up, same, down = clues_at(e, i - 1), clues_at(e, i), clues_at(e, i + 1)
-            enc.implies([gain, up], [nxt])
-            enc.implies([gain, nxt], [up])
-            enc.implies([kc, down], [nxt])
-            enc.implies([kc, nxt], [down])
-            enc.implies([-gain, -kc, same], [nxt])
-            enc.implies([-gain, -kc, nxt], [same])
-
-        # Strikes.
-        for i in range(1, L + 1):
-            nxt, cur, below = v("strikes", e + 1, i), strikes(e, i), strikes(e, i - 1)
-            enc.implies([cur], [nxt])
-            enc.implies([bomb, below], [nxt])
-            enc.implies([nxt], [cur, bomb])
-            enc.implies([nxt], [cur, below])
-
-        # Used cards.
-        for o in d.live:
-            enc.iff_or(v("used", e + 1, o), [used(e, o), use.get((e, o), FALSE)])
-
-    # The game ends at the strike limit or when every stack is complete (later events are
-    # no-ops), and in any case after the final round (the last event).
-    for e in range(1, E + 1):
-        allc = v("allcomplete", e)
-        enc.iff_and(allc, [stack(e, s, d.max_rank[s]) for s in range(S)])
-        enc.iff_or(over(e), [strikes(e, L), allc])
-
-    # Symmetry: of two same cards in the actor's hand, the older is used first.
-    if "symmetry" in features:
-        copies: dict[tuple[int, int], list[int]] = {}
-        for o in sorted(d.live):
-            copies.setdefault(d.card_type(o), []).append(o)
-        for group in copies.values():
-            for a_i, k1 in enumerate(group):
-                for k2 in group[a_i + 1:]:
-                    for e in range(E):
-                        if (e, k2) not in use or (e, k1) not in use:
-                            continue
-                        if k2 == last and e == D - 1:
-                            continue
-                        for p in range(N):
-                            if k1 in owner0:
-                                if owner0[k1] != p:
-                                    continue
-                                held = []
-                            else:
-                                held = [-actor(deck_index[k1], p)]
-                            enc.add([-use[e, k2], -actor(e, p), used(e, k1)] + held)
-
-    if "needed" in features and target >= d.perfect:
-        for (s, r) in d.types:
-            if r <= d.stacks0[s]:
-                continue
-            lost = []
-            for o in d.live:
-                if d.card_type(o) != (s, r):
-                    continue
-                x = v("lost", o)
-                for e in range(E):
-                    if (e, o) in use:
-                        enc.implies([use[e, o], v("discard", e)], [x])
-                        enc.implies([use[e, o], v("bomb", e)], [x])
-                lost.append(-x)
-            enc.add(lost)
-
-    # Pace: at most score0 + D + F - target removals without a successful play.
-    budget = d.score0 + D + F - target
-    if budget < 0:
-        enc.add([])
-    elif "pace" in features and D > 0:
-        waste = []
-        for e in range(D):
-            w = v("waste", e)
-            enc.implies([v("discard", e)], [w])
-            enc.implies([v("bomb", e)], [w])
-            waste.append(w)
-        enc.at_most(waste, budget)
-
-    if target >= 1 and not d.strikeout_keeps_stacks:
-        for e in range(1, E + 1):
-            enc.add([-strikes(e, L)])
-
-    enc.at_least([stack(E, s, hh) for s in range(S) for hh in range(1, d.max_rank[s] + 1)], target)
-    return enc
-
-
-def _decode_steps(enc: Encoding, model: list[int]) -> list[Action]:
+def _decode_turns(enc: Encoding, true: set[int]) -> list[Action]:
+    """The turn model's line: turn by turn until the game is over."""
     d = enc.data
-    true = {lit for lit in model if lit > 0}
-    get = enc.pool.obj2id.get
     st = d.state.copy()
     actions: list[Action] = []
-    M = d.M
-
-    def clue():
-        a = next((a for a in st.legal_actions() if a.kind >= COLOR_CLUE), None)
-        if a is None:
-            raise RuntimeError("SAT decode: a clue is due but the engine has no legal clue")
-        return a
-
-    for e in range(enc.horizon):
-        if get(("over", e)) in true:
+    for t in range(enc.length):
+        if enc.value(true, "over", t):
             break
-        if e < enc.steps:
-            c = sum(1 for i in range(1, M + 1) if get(("run", e, i)) in true)
-            for _ in range(c):
-                actions.append(st.apply(clue()))
-        if get(("clue", e)) in true:
-            actions.append(st.apply(clue()))
+        if enc.value(true, "clue", t):
+            actions.append(st.apply(_any_clue(st)))
             continue
-        used = [o for o in d.live if get(("use", e, o)) in true]
-        if len(used) != 1:
-            raise RuntimeError(f"SAT decode: event {e} uses {len(used)} cards")
-        kind = PLAY if get(("play", e)) in true else DISCARD
-        actions.append(st.apply(Action(kind, used[0])))
-    if not st.over:
-        raise RuntimeError("SAT decode: the line does not finish the game")
-    if st.score < enc.target:
-        raise RuntimeError(f"SAT decode: line scores {st.score} < target {enc.target}")
+        cards = [o for o in d.live if enc.value(true, "use", t, o)]
+        if len(cards) != 1:
+            raise RuntimeError(f"SAT decode: turn {t} uses {len(cards)} cards")
+        kind = PLAY if enc.value(true, "play", t) else DISCARD
+        actions.append(st.apply(Action(kind, cards[0])))
     return actions
+
+
+def _any_clue(st: State) -> Action:
+    """A legal clue (the encodings only say *that* a clue is given)."""
+    for a in st.legal_actions():
+        if a.kind >= COLOR_CLUE:
+            return a
+    raise RuntimeError("SAT decode: a clue is due but the engine has no legal clue")
+
+
+def encode(state: State, target: int, *, model: str = "steps", features: frozenset[str] | None = None) -> Encoding:
+    """The CNF for "score >= target is reachable from ``state``" in the given model."""
+    if model == "steps":
+        return encode_steps(state, target, features=features)
+    if model == "turns":
+        return encode_turns(state, target, features=features)
+    raise ValueError(f"unknown SAT model {model!r} (known: {', '.join(MODELS)})")
 
 
 # --------------------------------------------------------------------------------------
@@ -1020,22 +1113,18 @@ def _solve(enc: Encoding, solver: str, timeout: float | None, with_proof: bool):
             res = s.solve()
         elif solver.startswith("cadical"):
             # pysat's CaDiCaL cannot be interrupted: solve in conflict-budget slices sized
-            # from the measured conflict rate, keeping what was learnt between slices.
+            # from the measured conflict rate (learnt clauses are kept between slices).
             deadline = time.perf_counter() + timeout
-            budget = 2000
-            res = None
-            while True:
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    break
+            budget, res = 2000, None
+            while time.perf_counter() < deadline:
                 t0 = time.perf_counter()
                 s.conf_budget(budget)
                 res = s.solve_limited()
                 if res is not None:
                     break
                 took = max(time.perf_counter() - t0, 1e-3)
-                rate = budget / took
-                budget = int(max(1000, min(rate * min(left - took, 5.0), 4 * budget)))
+                left = deadline - time.perf_counter()
+                budget = int(max(1000, min(budget / took * min(left, 5.0), 4 * budget)))
         else:
             timer = threading.Timer(timeout, s.interrupt)
             timer.start()
@@ -1049,41 +1138,24 @@ def _solve(enc: Encoding, solver: str, timeout: float | None, with_proof: bool):
 
 
 # --------------------------------------------------------------------------------------
-# Decode
+# Decode and verify
 # --------------------------------------------------------------------------------------
 def _decode(enc: Encoding, model: list[int]) -> list[Action]:
-    """The model's line as engine actions, replayed through the engine (which raises on an
-    illegal action); clue content is picked among the engine's legal clues."""
-    d = enc.data
+    """The model's line as engine actions, replayed through the engine; raises
+    RuntimeError (a bug) if the engine rejects it, or it does not finish the game with at
+    least the target."""
     true = {lit for lit in model if lit > 0}
-    pool = enc.pool
-    st = d.state.copy()
-    actions: list[Action] = []
-    for t in range(enc.horizon):
-        if st.over:
-            if t > 0 and pool.obj2id.get(("over", t)) not in true:
-                raise RuntimeError(f"SAT decode: engine game over before turn {t}, model is not")
-            break
-        if pool.obj2id.get(("over", t)) in true:
-            raise RuntimeError(f"SAT decode: model says over at turn {t}, engine does not")
-        if pool.obj2id.get(("clue", t)) in true:
-            clue = next((a for a in st.legal_actions() if a.kind >= COLOR_CLUE), None)
-            if clue is None:
-                raise RuntimeError(f"SAT decode: turn {t} clues but the engine has no legal clue")
-            a = clue
-        else:
-            used = [o for o in d.live if pool.obj2id.get(("use", t, o)) in true]
-            if len(used) != 1:
-                raise RuntimeError(f"SAT decode: turn {t} uses {len(used)} cards")
-            kind = PLAY if pool.obj2id.get(("play", t)) in true else DISCARD
-            if kind == DISCARD and pool.obj2id.get(("discard", t)) not in true:
-                raise RuntimeError(f"SAT decode: turn {t} has no action")
-            a = Action(kind, used[0])
-        actions.append(st.apply(a))
+    try:
+        actions = _decode_steps(enc, true) if enc.model == "steps" else _decode_turns(enc, true)
+    except IllegalActionError as err:
+        raise RuntimeError(f"SAT decode ({enc.model} model): the engine rejects the line: {err}") from err
+    st = enc.data.state.copy()
+    for a in actions:
+        st.apply(a)
     if not st.over:
         raise RuntimeError("SAT decode: the line does not finish the game")
     if st.score < enc.target:
-        raise RuntimeError(f"SAT decode: line scores {st.score} < target {enc.target}")
+        raise RuntimeError(f"SAT decode: the line scores {st.score} < target {enc.target}")
     return actions
 
 
@@ -1099,19 +1171,25 @@ def sat_reachable(
     proof_path: str | Path | None = None,
     cnf_path: str | Path | None = None,
     model: str = "steps",
+    features: frozenset[str] | None = None,
 ) -> SatResult:
     """Can the game, from ``state``, end with a score of at least ``target``?
 
-    ``proof_path``: write the solver's DRAT proof there when the answer is UNSAT (and the
-    CNF to ``cnf_path``, by default ``proof_path + '.cnf'``), so that
-    ``check_drat(cnf_path, proof_path)`` can check it. ``cnf_path`` alone writes the CNF.
+    ``solver``: a python-sat solver name (``cadical195``, ``glucose4``, ...). ``timeout``
+    in seconds (None: no limit) turns a long search into ``'unknown'``. ``proof_path``:
+    when the answer is UNSAT, write the solver's DRAT proof there (use a solver that can
+    log proofs, e.g. CaDiCaL or Glucose), with the CNF at ``cnf_path`` (default:
+    ``proof_path + '.cnf'``), for :func:`check_drat`; ``cnf_path`` alone writes the CNF.
+    ``model``: ``'steps'`` (default) or ``'turns'``. ``features``: which optional
+    constraint groups to add (default all; see ``STEP_FEATURES``/``TURN_FEATURES``).
     """
     t0 = time.perf_counter()
     if state.over:
         ok = state.score >= target
-        return SatResult("sat" if ok else "unsat", [] if ok else None,
-                         {"variables": 0, "clauses": 0, "turns": 0, "time": 0.0, "target": target})
-    enc = encode_steps(state, target) if model == "steps" else encode(state, target)
+        stats = {"variables": 0, "clauses": 0, "turns": 0, "time": 0.0, "encode_time": 0.0,
+                 "solve_time": 0.0, "target": target, "model": model, "solver": solver}
+        return SatResult("sat" if ok else "unsat", [] if ok else None, stats)
+    enc = encode(state, target, model=model, features=features)
     t1 = time.perf_counter()
     if proof_path is not None and cnf_path is None:
         cnf_path = str(proof_path) + ".cnf"
@@ -1123,24 +1201,22 @@ def sat_reachable(
     stats = {
         "variables": enc.pool.top,
         "clauses": len(enc.clauses),
-        "turns": enc.horizon,
+        "turns": enc.length,
         "time": t2 - t0,
         "encode_time": t1 - t0,
         "solve_time": t2 - t1,
         "target": target,
-        "solver": solver,
         "model": model,
+        "solver": solver,
     }
     if res is None:
         return SatResult("unknown", None, stats)
     if res is False:
         if proof_path is not None:
-            Path(proof_path).write_text("\n".join(proof or []) + "\n")
-            stats["proof_path"] = str(proof_path)
-            stats["cnf_path"] = str(cnf_path)
+            Path(proof_path).write_text("".join(line + "\n" for line in proof or []))
+            stats["proof_path"], stats["cnf_path"] = str(proof_path), str(cnf_path)
         return SatResult("unsat", None, stats)
-    actions = _decode_steps(enc, sol) if model == "steps" else _decode(enc, sol)
-    return SatResult("sat", actions, stats)
+    return SatResult("sat", _decode(enc, sol), stats)
 
 
 def _line_score(state: State, actions: list[Action]) -> int:
@@ -1157,19 +1233,20 @@ def sat_max(
     lower: int = 0,
     upper: int | None = None,
     solver: str = "cadical195",
+    model: str = "steps",
 ) -> SatMax:
-    """The maximum final score from ``state`` by a series of SAT calls.
+    """The maximum final score from ``state``, by a series of :func:`sat_reachable` calls.
 
     The first target is ``upper`` (default: the position's max reachable score, which
-    ignores time and so bounds the maximum); if it is UNSAT, a binary search follows between
-    the best line found (or ``lower``, a score believed reachable, e.g. from a heuristic)
-    and the proven bound. A SAT answer raises the floor to the line's actual score, an
-    UNSAT one lowers the bound; UNSAT calls (the expensive ones) stay few. If ``lower``
-    turns out to be unreachable the search simply carries on below it.
+    ignores time and so bounds the maximum); if it is UNSAT, a binary search follows
+    between the best line found (or ``lower``, a score believed reachable, e.g. from a
+    heuristic) and the proven bound. A SAT answer raises the floor to the line's actual
+    score, an UNSAT one lowers the bound, so the expensive UNSAT calls stay few. If
+    ``lower`` turns out to be unreachable the search carries on below it.
 
-    ``timeout`` bounds the total time; when it runs out, ``exact`` is False, ``upper_bound``
-    is the bound proven so far and ``max_score`` the best line found (-1 and no actions if
-    none was found).
+    ``timeout`` bounds the total time; when it runs out, ``exact`` is False,
+    ``upper_bound`` is the bound proven so far and ``max_score`` the best line found (-1
+    and no actions if none was found).
     """
     t0 = time.perf_counter()
     calls: list[dict] = []
@@ -1184,7 +1261,7 @@ def sat_max(
         left = None if timeout is None else timeout - (time.perf_counter() - t0)
         if left is not None and left <= 0:
             break
-        r = sat_reachable(state, target, timeout=left, solver=solver)
+        r = sat_reachable(state, target, timeout=left, solver=solver, model=model)
         calls.append({"target": target, "status": r.status,
                       **{k: r.stats[k] for k in ("variables", "clauses", "turns", "time")}})
         if r.status == "unknown":
@@ -1197,19 +1274,17 @@ def sat_max(
             lo = min(lo, ub)
         if best >= ub or ub < 0:
             break
-        # next target: halfway between the floor and the bound (the floor itself while no
-        # line reaches it yet and nothing lies between)
+        # next: halfway between the floor and the bound (the floor itself while no line
+        # reaches it yet and nothing lies between)
         target = (lo + ub + 1) // 2 if lo < ub else lo
-        if best >= target:
-            target = best + 1
-    stats = {"calls": calls, "time": time.perf_counter() - t0}
     ub = max(ub, best)
+    stats = {"calls": calls, "time": time.perf_counter() - t0}
     return SatMax(best, best == ub, ub, best_actions or [], stats)
 
 
 def check_drat(cnf_path: str | Path, proof_path: str | Path, *, timeout: float | None = None) -> bool | None:
-    """Check a DRAT proof with ``drat-trim`` if it is installed (None if it is not).
-    True when drat-trim reports ``s VERIFIED``."""
+    """Check a DRAT proof of unsatisfiability with ``drat-trim`` if it is on the PATH;
+    None if it is not. True when drat-trim answers ``s VERIFIED``."""
     exe = shutil.which("drat-trim")
     if exe is None:
         return None
@@ -1217,7 +1292,8 @@ def check_drat(cnf_path: str | Path, proof_path: str | Path, *, timeout: float |
     if timeout is not None:
         args += ["-t", str(int(max(1, timeout)))]
     try:
-        out = subprocess.run(args, capture_output=True, text=True, timeout=None if timeout is None else timeout + 10)
+        out = subprocess.run(args, capture_output=True, text=True,
+                             timeout=None if timeout is None else timeout + 10)
     except subprocess.TimeoutExpired:
         return False
     return "s VERIFIED" in out.stdout

@@ -32,10 +32,20 @@ class RelaxedSearch:
         self.node_limit = node_limit
 
     def key(self) -> tuple:
+        """Before the final round the players are interchangeable up to rotation (anyone
+        may act next; only the final round's order, which follows the last drawer, sees
+        the seating), so the hands are keyed by their least rotation."""
         pos = self.pos
         hk = pos.hand_key
-        return (pos.nd, pos.tl, pos.cur if pos.tl >= 0 else -1, tuple(pos.stacks),
-                tuple(hk(h) for h in pos.hands))
+        hands = [hk(h) for h in pos.hands]
+        if pos.tl >= 0:
+            return (pos.nd, pos.tl, pos.cur, tuple(pos.stacks), tuple(hands))
+        best = hands
+        for i in range(1, len(hands)):
+            rot = hands[i:] + hands[:i]
+            if rot < best:
+                best = rot
+        return (pos.nd, -1, -1, tuple(pos.stacks), tuple(best))
 
     def moves_for(self, me: int) -> list[tuple[int, int]]:
         pos = self.pos
