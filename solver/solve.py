@@ -78,7 +78,7 @@ def replay_score(state: State, actions) -> int:
     return st.score
 
 
-CONFIRM_SECONDS = 30.0  # per confirming method when solve() has no timeout
+CONFIRM_SECONDS = 20.0  # at most, per confirming method
 
 
 def _sat_module():
@@ -94,6 +94,7 @@ METHOD_NAMES = {
     "search": "the exhaustive search",
     "relaxed": "the relaxed game (unlimited clues)",
     "sat": "the SAT encoding",
+    "cpsat": "the CP-SAT encoding",
 }
 
 
@@ -222,41 +223,68 @@ class _Run:
         budget, sat_cap = 20000, 2.0
         while self.best < self.upper and not self.timed_out:
             self._search_top_bottom(budget)
-            if self.relaxed_open and self.best < self.upper and not self.timed_out:
+            if self.use_sat and self.best < self.upper and not self.timed_out:
+                self._sat(self.upper, sat_cap)
+            # without the encodings, the relaxed game is the other way to lower the bound
+            if not self.use_sat and self.relaxed_open and self.best < self.upper and not self.timed_out:
                 target = self.upper
                 ok = self._attempt("relaxed", self.relaxed, target, budget)
                 if ok:
                     self.relaxed_open = False
                 elif ok is False:
                     self._proved_unreachable(target, "relaxed")
-            if self.use_sat and self.best < self.upper and not self.timed_out:
-                self._sat(self.upper, sat_cap)
             budget *= 2
             sat_cap *= 2
 
+    def _cpsat(self, cap: float | None):
+        """CP-SAT maximises the score from the position, seeded with the best line;
+        its proven bound counts as a proof for every target above it."""
+        try:
+            from .encodings.cpsat import cpsat_max
+        except ImportError:  # pragma: no cover
+            return
+        left = self._left(cap)
+        if left is not None and left <= 0.05:
+            return
+        t1 = time.monotonic()
+        res = cpsat_max(self.state, hint=self.best_line, timeout=left)
+        self.attempts.append({"method": "cpsat", "target": self.best + 1, "result": res.status,
+                              "upper_bound": res.upper_bound, "time": round(time.monotonic() - t1, 4)})
+        if res.max_score is not None and res.max_score > self.best:
+            score = replay_score(self.state, res.actions)
+            self.best_line, self.best = list(res.actions), score
+        if res.upper_bound < self.best + 1:
+            self._proved_unreachable(self.best + 1, "cpsat")
+
     def _confirm(self, target: int) -> set[str]:
         """Run further methods on "``target`` is unreachable" until two agree (each
-        given ``CONFIRM_SECONDS`` when there is no deadline)."""
+        given ``CONFIRM_SECONDS`` at most, less if the deadline is nearer)."""
         have = self.unreachable.setdefault(target, set())
-        for method in ("sat", "relaxed", "search"):
+        for method in ("sat", "relaxed", "cpsat", "search"):
             if len(have) >= 2 or method in have or self.timed_out:
                 continue
             if method == "sat":
                 if self.use_sat:
                     self._sat(target, CONFIRM_SECONDS)
                 continue
+            if method == "cpsat":
+                if self.use_sat:
+                    self._cpsat(CONFIRM_SECONDS)
+                continue
             engine = self.relaxed if method == "relaxed" else self.search
             saved = self.deadline
-            if saved is None:
-                self.deadline = time.monotonic() + CONFIRM_SECONDS
-            engine.deadline = self.deadline
+            cap = time.monotonic() + CONFIRM_SECONDS
+            self.deadline = engine.deadline = cap if saved is None else min(saved, cap)
             r = self._attempt(method, engine, target, 1 << 62)
             self.deadline = engine.deadline = saved
-            self.timed_out = self.timed_out and saved is not None
+            if saved is None or time.monotonic() < saved:
+                self.timed_out = False
             if r is False:
                 self._proved_unreachable(target, method)
             elif r and method == "search":
                 raise RuntimeError(f"methods disagree: the search reaches {target}, {sorted(have)} say it cannot")
+        if self.best >= target:
+            raise RuntimeError(f"methods disagree: a line reaches {target}, {sorted(have)} say it cannot")
         return have
 
     def result(self, confirm: bool) -> Solution:
