@@ -132,7 +132,7 @@ def solve(rec, timeout, as_json, replay_out):
     from .game import game_to_json
     from .solve import solve as run_solve
 
-    if timeout is not None and timeout <= 0:
+    if timeout is not None and not timeout > 0:  # also rejects nan
         raise MalformedError(f"--timeout must be positive, got {timeout}")
     start = rec.state_after()
     sol = run_solve(start, timeout=timeout)

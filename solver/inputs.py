@@ -31,7 +31,7 @@ def load_input(
     flags = {k: v for k, v in (flags or {}).items() if v is not None and v is not False}
     rules = None
     if variant is not None or flags:
-        rules = Rules(parse_variant(variant or "No Variant"), **flags)
+        rules = Rules(parse_variant("No Variant" if variant is None else variant), **flags)
     if example:
         rec = load_text(example_text(), "example", players=players, rules=rules)
     elif deck is not None:

@@ -1,0 +1,367 @@
+"""``hanabi solve``: clean one-line errors on bad input, the ``--json`` object, the human
+output, ``--replay-out`` (a hanab.live game JSON the engine loads and replays to the
+maximum), and solving from the position after a file's actions."""
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, assert_clean_error, expected_results, full_deck, real_game_files, run_cli
+from solver.game import (
+    Action, Card, Game, Rules, custom_variant, format_compact, game_to_json, load_file, parse_compact, parse_variant,
+)
+from solver.solve import solve as api_solve
+
+FILES = real_game_files()
+needs_files = pytest.mark.skipif(not FILES, reason="no real game files in ../shared/hanablive")
+
+NV = parse_variant("No Variant")
+
+
+def nv_text(seed=None) -> str:
+    """A No Variant deck in compact notation (shuffled if ``seed`` is given)."""
+    deck = full_deck(NV)
+    if seed is not None:
+        random.Random(seed).shuffle(deck)
+    return format_compact(deck, NV)
+
+
+def nv_game_obj(players=2, seed=1, **over) -> dict:
+    deck = full_deck(NV)
+    random.Random(seed).shuffle(deck)
+    obj = {"players": [f"P{i}" for i in range(players)], "deck": [c.to_json() for c in deck], "actions": []}
+    obj.update(over)
+    return obj
+
+
+def write(tmp_path, content, name="game.json"):
+    p = tmp_path / name
+    p.write_text(content if isinstance(content, str) else json.dumps(content))
+    return p
+
+
+def solve_json(*args) -> dict:
+    res = run_cli("solve", "--json", *args)
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert res.stderr == ""
+    return json.loads(res.stdout)
+
+
+def check_json(out: dict, start_state) -> None:
+    """The --json object: fields and types; the actions replay from ``start_state`` to
+    max_score and end the game."""
+    for key in ("max_score", "upper_bound", "exact", "actions", "proof", "stats"):
+        assert key in out, key
+    assert isinstance(out["max_score"], int) and isinstance(out["upper_bound"], int)
+    assert isinstance(out["exact"], bool)
+    assert out["max_score"] <= out["upper_bound"] <= start_state.game.perfect_score
+    if out["exact"]:
+        assert out["max_score"] == out["upper_bound"]
+    assert isinstance(out["proof"], dict) and {"kind", "reason", "methods"} <= set(out["proof"])
+    assert isinstance(out["proof"]["reason"], str) and out["proof"]["reason"]
+    assert isinstance(out["proof"]["methods"], list)
+    assert isinstance(out["stats"], dict) and "nodes" in out["stats"] and "time" in out["stats"]
+    assert isinstance(out["actions"], list)
+    st = start_state.copy()
+    for i, a in enumerate(out["actions"]):
+        assert set(a) == {"type", "target", "value"}, a  # hanab.live action objects
+        st.apply(Action.from_json(a, f"actions[{i}]"))
+    assert st.over and st.score == out["max_score"]
+
+
+# ---------------------------------------------------------------- bad input
+@pytest.mark.parametrize("args,needles", [
+    (["--players", "2", "--deck", "r1 q2"], ["--deck", "deck position 1", "q2"]),
+    (["--players", "2", "--deck", "r1 r2 r3"], ["--deck", "deck does not match"]),
+    (["--players", "2", "--deck", "r1 r6"], ["--deck", "deck position 1"]),
+    (["--players", "2", "--deck", "r1, ,, #"], ["deck does not match"]),
+    (["--players", "2", "--deck", "   "], ["--deck", "empty"]),
+    (["--players", "2", "--deck", "r11 y2"], ["--deck", "deck position 0"]),
+])
+def test_malformed_deck_notation(args, needles):
+    assert_clean_error(run_cli("solve", *args), *needles)
+
+
+def test_malformed_deck_notation_in_file(tmp_path):
+    path = write(tmp_path, nv_text(1).replace("b3", "x3", 1), "deck.txt")
+    assert_clean_error(run_cli("solve", "--players", "3", path), str(path), "unknown suit letter 'x'")
+    path = write(tmp_path, nv_text(1), "deck2.txt")
+    assert_clean_error(run_cli("solve", path), str(path), "player count")
+
+
+@pytest.mark.parametrize("args", [
+    ["--variant", "Nope", "--example"],
+    ["--variant", "Nope", "--players", "2", "--deck", nv_text()],
+    ["--variant", "", "--players", "2", "--deck", nv_text()],
+])
+def test_unknown_variant_on_command_line(args):
+    assert_clean_error(run_cli("solve", *args), "unknown variant")
+
+
+def test_unknown_variant_in_file(tmp_path):
+    path = write(tmp_path, nv_game_obj(options={"variant": "Purple Rain (5 Suits)"}))
+    assert_clean_error(run_cli("solve", "--json", path), str(path), "unknown variant", "Purple Rain")
+
+
+def test_bad_custom_variant_in_file(tmp_path):
+    path = write(tmp_path, nv_game_obj(options={"variant": {"suits": 2, "ranks": [1, 2], "handSize": 1}}))
+    assert_clean_error(run_cli("solve", path), str(path), "clueTokens")
+
+
+@pytest.mark.parametrize("n", ["1", "7", "0", "-3"])
+def test_wrong_player_count_on_command_line(n):
+    assert_clean_error(run_cli("solve", "--players", n, "--deck", nv_text()), "player count")
+
+
+@pytest.mark.parametrize("names", [[], ["Solo"], [f"P{i}" for i in range(7)]])
+def test_wrong_player_count_in_file(tmp_path, names):
+    path = write(tmp_path, nv_game_obj(players=2) | {"players": names})
+    assert_clean_error(run_cli("solve", path), str(path), "player count")
+
+
+def test_player_count_contradicts_file(tmp_path):
+    path = write(tmp_path, nv_game_obj(players=2))
+    assert_clean_error(run_cli("solve", "--players", "4", path), "4")
+
+
+@pytest.mark.parametrize("cut", [1, 40, 0.5, -2])
+def test_truncated_json(tmp_path, cut):
+    text = json.dumps(nv_game_obj(players=3, actions=[{"type": 0, "target": 0, "value": 0}]))
+    n = int(len(text) * cut) if isinstance(cut, float) else cut
+    path = write(tmp_path, text[:n])
+    assert_clean_error(run_cli("solve", "--json", path), str(path), "invalid JSON")
+
+
+@needs_files
+@pytest.mark.parametrize("frac", [0.1, 0.5, 0.9, 0.999])
+def test_truncated_real_game(tmp_path, frac):
+    text = FILES[0].read_text()
+    path = write(tmp_path, text[: int(len(text) * frac)])
+    assert_clean_error(run_cli("solve", path), str(path), "invalid JSON")
+
+
+@needs_files
+@pytest.mark.parametrize("index,action,needle", [
+    (0, {"type": 1, "target": 0}, "clue tokens"),
+    (0, {"type": 0, "target": 40}, "still in the deck"),
+    (3, {"type": 0, "target": 99}, "no such card"),
+    (7, {"type": 2, "target": 9, "value": 0}, "no such player"),
+    (12, {"type": 3, "target": 0, "value": 9}, "rank clue"),
+])
+def test_illegal_action_in_file(tmp_path, index, action, needle):
+    obj = json.loads(FILES[0].read_text())
+    obj["actions"][index] = action
+    path = write(tmp_path, obj)
+    assert_clean_error(run_cli("solve", "--json", path), str(path), f"action {index}:", needle)
+    assert_clean_error(run_cli("solve", path), f"action {index}:")
+
+
+@needs_files
+def test_action_after_the_end_of_the_game(tmp_path):
+    obj = json.loads(FILES[0].read_text())
+    obj["actions"].append({"type": 3, "target": 1, "value": 1})
+    path = write(tmp_path, obj)
+    assert_clean_error(run_cli("solve", path), f"action {len(obj['actions']) - 1}:", "game is over")
+
+
+def test_illegal_first_action_in_deck_file(tmp_path):
+    path = write(tmp_path, nv_game_obj(players=2, actions=[{"type": 0, "target": 30, "value": 0}]))
+    assert_clean_error(run_cli("solve", path), str(path), "action 0:", "#30")
+
+
+@pytest.mark.parametrize("t", ["0", "-1", "-0.5", "0.0", "-inf"])
+def test_non_positive_timeout(t):
+    assert_clean_error(run_cli("solve", "--example", "--timeout", t), "--timeout")
+
+
+def test_nan_timeout_is_rejected():
+    """NaN is not a positive number of seconds (it would also disable the deadline)."""
+    assert not math.nan > 0
+    assert_clean_error(run_cli("solve", "--example", "--timeout", "nan"), "--timeout")
+
+
+def test_timeout_not_a_number_real_process():
+    """A click usage error goes through the real entry point as one line too."""
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--example", "--timeout", "abc"],
+                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("error:") and proc.stderr.count("\n") == 1, proc.stderr
+    assert "--timeout" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bad_input_real_process(tmp_path):
+    path = write(tmp_path, '{"players": ["a", "b"], "deck": [{"suitIndex": 0')
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--json", str(path)],
+                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1
+    assert str(path) in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_replay_out_unwritable(tmp_path):
+    out = tmp_path / "no" / "such" / "dir" / "out.json"
+    assert_clean_error(run_cli("solve", "--example", "--replay-out", out), str(out))
+
+
+def test_no_input():
+    assert_clean_error(run_cli("solve"), "no input")
+
+
+def test_two_inputs(tmp_path):
+    path = write(tmp_path, nv_game_obj())
+    assert_clean_error(run_cli("solve", "--example", path), "only one")
+
+
+# ---------------------------------------------------------------- --json
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_json_output_for_deck_notation(players):
+    text = nv_text(f"cli-{players}")
+    out = solve_json("--players", str(players), "--deck", text)
+    game = Game(Rules(NV), players, _parse(text))
+    check_json(out, game.initial_state())
+    assert out.get("from_turn", 0) == 0
+    api = api_solve(game)
+    if out["exact"] and api.exact:
+        assert out["max_score"] == api.max_score
+
+
+def _parse(text):
+    return parse_compact(text, NV)
+
+
+def test_json_output_for_example():
+    out = solve_json("--example")
+    rec = load_file(REPO / "solver" / "data" / "example_deck.json")
+    check_json(out, rec.game.initial_state())
+
+
+@pytest.mark.parametrize("opts", [
+    {},
+    {"emptyClues": True},
+    {"deckPlays": True, "strikeoutScore": "stacks"},
+    {"startingPlayer": 2},
+])
+def test_json_output_custom_variant_file(tmp_path, opts):
+    spec = {"suits": 3, "ranks": [1, 1, 2, 3, 4], "handSize": 2, "clueTokens": 2, "strikes": 2}
+    v = custom_variant(spec)
+    deck = [Card(s, r) for s, r in v.composition()]
+    random.Random(len(opts)).shuffle(deck)
+    game = Game(Rules.from_json_options(dict(opts, variant=spec)), 3, deck,
+                starting_player=opts.get("startingPlayer", 0))
+    path = write(tmp_path, game_to_json(game))
+    out = solve_json(path)
+    check_json(out, load_file(path).game.initial_state())
+    assert out["exact"] and out["max_score"] == api_solve(game).max_score
+
+
+def test_json_rule_flags_on_command_line():
+    text = nv_text("flags")
+    out = solve_json("--players", "2", "--deck", text, "--deck-plays", "--empty-clues", "--strikeout-score", "stacks")
+    game = Game(Rules(NV, deck_plays=True, empty_clues=True, strikeout_score="stacks"), 2, _parse(text))
+    check_json(out, game.initial_state())
+
+
+def test_human_output():
+    res = run_cli("solve", "--example")
+    assert res.exit_code == 0, res.output
+    out = json.loads(run_cli("solve", "--example", "--json").stdout)
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("No Variant, 3 players")
+    assert any(ln.startswith("Maximum score: ") and str(out["max_score"]) in ln for ln in lines)
+    assert any(ln.startswith("Why not more: ") for ln in lines)
+    turn_lines = [ln for ln in lines if ln[:3].strip().isdigit() and ln[3:4] == "."]
+    assert len(turn_lines) == len(out["actions"])
+    assert lines[-1].startswith(f"Final: score {out['max_score']}")
+
+
+# ---------------------------------------------------------------- --replay-out
+def check_replay_file(path, expect_score: int, expect_prefix: list | None = None):
+    """The written file is a hanab.live game the engine loads and replays to the end."""
+    obj = json.loads(path.read_text())
+    assert {"players", "deck", "actions"} <= set(obj)
+    rec = load_file(path)
+    st = rec.state_after()
+    assert st.over and st.score == expect_score
+    if expect_prefix is not None:
+        assert obj["actions"][: len(expect_prefix)] == expect_prefix
+    return rec
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_replay_out_from_deck(tmp_path, players):
+    text = nv_text(f"replay-{players}")
+    out_path = tmp_path / "best.json"
+    out = solve_json("--players", str(players), "--deck", text, "--replay-out", out_path)
+    rec = check_replay_file(out_path, out["max_score"])
+    assert len(rec.game.names) == players
+    assert [c for c in rec.game.deck] == _parse(text)
+    assert [a.to_json() for a in rec.actions] == out["actions"]
+
+
+def test_replay_out_keeps_variant_and_options(tmp_path):
+    spec = {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 1, "strikes": 2}
+    v = custom_variant(spec)
+    deck = [Card(s, r) for s, r in v.composition()]
+    random.Random(5).shuffle(deck)
+    game = Game(Rules(v, deck_plays=True, strikeout_score="stacks", empty_clues=True), 2, deck, starting_player=1)
+    path = write(tmp_path, game_to_json(game))
+    out_path = tmp_path / "best.json"
+    res = run_cli("solve", path, "--replay-out", out_path)
+    assert res.exit_code == 0, res.output
+    rec = load_file(out_path)
+    assert rec.game.rules == game.rules and rec.game.starting_player == 1 and rec.game.deck == game.deck
+    st = rec.state_after()
+    assert st.over and st.score == api_solve(game).max_score
+
+
+# ---------------------------------------------------------------- FILE with actions
+def _real_cases():
+    out = []
+    for p in FILES:
+        n = len(load_file(p).actions)
+        for k in sorted(set(range(0, n + 1, 4)) | {n - 3, n - 1, n}):
+            if k >= 0:
+                out.append((p, k))
+    return out
+
+
+@needs_files
+@pytest.mark.parametrize("path,k", _real_cases(), ids=lambda x: x.name if hasattr(x, "name") else str(x))
+def test_solve_from_a_real_game_prefix(tmp_path, path, k):
+    """The first K actions of a real game: the maximum from there is at least the real final
+    score (the games did not strike out), at most hanab.live's max-score of the position,
+    and the line (written after the K actions by --replay-out) replays to it."""
+    exp = expected_results()[path.name]
+    obj = json.loads(path.read_text())
+    obj["actions"] = obj["actions"][:k]
+    src = write(tmp_path, obj, "prefix.json")
+    out_path = tmp_path / "best.json"
+    out = solve_json(src, "--replay-out", out_path, "--timeout", "60")
+    start = load_file(src).state_after()
+    assert out.get("from_turn", k) == k
+    check_json(out, start)
+    assert out["exact"], out["proof"]
+    if "strike" not in exp["end"]:
+        assert out["max_score"] >= exp["final_score"], (k, out["max_score"], exp["final_score"])
+    assert out["max_score"] <= start.max_reachable()
+    if start.over:
+        assert out["actions"] == [] and out["max_score"] == start.score
+    check_replay_file(out_path, out["max_score"], expect_prefix=[
+        {"type": a["type"], "target": a["target"], "value": a.get("value", 0) if a["type"] > 1 else 0}
+        for a in obj["actions"]])
+
+
+@needs_files
+def test_human_output_from_a_position(tmp_path):
+    obj = json.loads(FILES[0].read_text())
+    obj["actions"] = obj["actions"][:10]
+    src = write(tmp_path, obj)
+    res = run_cli("solve", src)
+    assert res.exit_code == 0, res.output
+    assert "from turn 10" in res.stdout.splitlines()[0]
