@@ -125,7 +125,9 @@ def show(rec, turn, as_json):
 @click.option("--timeout", type=float, default=None, help="Give up after this many seconds (answer: bounds).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
 @click.option("--replay-out", type=click.Path(dir_okay=False, writable=True), help="Write the optimal game as hanab.live JSON.")
-def solve(rec, timeout, as_json, replay_out):
+@click.option("--engine", type=click.Choice(["portfolio", "search", "sat", "cpsat"]), default="portfolio",
+              show_default=True, help="portfolio: search first, encodings to prove and confirm; or one engine alone.")
+def solve(rec, timeout, as_json, replay_out, engine):
     """The maximum score reachable with every card visible, an optimal line and a proof.
 
     If FILE contains actions, solves from the position after them."""
@@ -135,7 +137,7 @@ def solve(rec, timeout, as_json, replay_out):
     if timeout is not None and not timeout > 0:  # also rejects nan
         raise MalformedError(f"--timeout must be positive, got {timeout}")
     start = rec.state_after()
-    sol = run_solve(start, timeout=timeout)
+    sol = run_solve(start, timeout=timeout, engine=engine)
     if replay_out:
         full = list(rec.actions) + list(sol.actions)
         data = json.dumps(game_to_json(rec.game, full, rec.extra), indent=1)

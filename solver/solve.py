@@ -98,8 +98,11 @@ METHOD_NAMES = {
 }
 
 
+ENGINES = ("portfolio", "search", "sat", "cpsat")
+
+
 def solve(source, *, timeout: float | None = None, node_limit: int | None = None,
-          confirm: bool = True) -> Solution:
+          confirm: bool = True, engine: str = "portfolio") -> Solution:
     """The maximum score reachable from ``source`` (a :class:`State` or a :class:`Game`,
     which means its initial state) when every card is visible.
 
@@ -115,6 +118,10 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     argument, or when two independent methods prove the next score unreachable (with
     ``confirm``, a second method is run when only one has).
 
+    ``engine``: ``portfolio`` (the default, as above), ``search`` (the search and the
+    relaxed game only, no encodings), ``sat`` or ``cpsat`` (that encoding alone: its
+    line and its proven bound; a maximum below perfect is then never reported exact).
+
     With ``timeout`` (seconds) or ``node_limit`` the answer may be "at least max_score, at
     most upper_bound"."""
     state = source.initial_state() if isinstance(source, Game) else source
@@ -123,9 +130,14 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     if state.over:
         return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})",
                         ("rules",)), {"nodes": 0, "time": 0.0})
-    run = _Run(state, deadline, node_limit)
-    run.main_loop()
-    sol = run.result(confirm)
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
+    if engine in ("sat", "cpsat"):
+        sol = _solve_encoding(state, engine, deadline)
+    else:
+        run = _Run(state, deadline, node_limit, use_sat=engine == "portfolio")
+        run.main_loop()
+        sol = run.result(confirm)
     sol.stats["time"] = round(time.monotonic() - t0, 4)
     return sol
 
@@ -313,6 +325,36 @@ class _Run:
         methods = tuple(sorted(self.unreachable.get(upper + 1, ()))) or ("bound",)
         proof = Proof("open", f"timed out: at least {best}, at most {upper}", methods)
         return Solution(best, upper, False, self.best_line, proof, stats)
+
+
+def _solve_encoding(state: State, engine: str, deadline) -> Solution:
+    """One encoding alone, for cross-checks: its best line and its proven bound."""
+    left = None if deadline is None else max(0.1, deadline - time.monotonic())
+    pos = Position(state)
+    ub, kind, reason = named_bound(pos)
+    t1 = time.monotonic()
+    if engine == "sat":
+        from .encodings.sat import sat_max
+
+        res = sat_max(state, timeout=left)
+        line, upper = (list(res.actions) if res.max_score >= 0 else []), res.upper_bound
+    else:
+        from .encodings.cpsat import cpsat_max
+
+        res = cpsat_max(state, timeout=left)
+        line, upper = list(res.actions), res.upper_bound
+    stats = {"time": round(time.monotonic() - t1, 4), "engine": engine, "encoding": res.stats}
+    if not line:
+        line, best = _fallback_line(state)
+    else:
+        best = replay_score(state, line)
+    if best == upper == pos.perfect:
+        return Solution(best, upper, True, line, Proof("perfect", reason, (engine,)), stats)
+    if best == upper:
+        return Solution(best, upper, False, line, Proof("unconfirmed", f"at least {best}, at most {upper}: "
+                        f"{METHOD_NAMES[engine]} proves that no line reaches {upper + 1}", (engine,)), stats)
+    return Solution(best, upper, False, line, Proof("open", f"timed out: at least {best}, at most {upper}",
+                    (engine,)), stats)
 
 
 def _fallback_line(state: State) -> tuple[list[Action], int]:
