@@ -67,12 +67,7 @@ def to_engine_line(state: State, moves) -> list[Action]:
 def replay_score(state: State, actions) -> int:
     """The final score of ``actions`` from ``state``, replayed in the engine; the line must
     end the game."""
-    st = state.copy()
-    for i, a in enumerate(actions):
-        try:
-            st.apply(a)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"line action {i}: {e}") from None
+    st = state.copy().apply_all(actions, "line action")
     if not st.over:
         raise IllegalActionError(f"line of {len(actions)} actions does not end the game")
     return st.score

@@ -19,14 +19,16 @@ Public API: :func:`cpsat_max` returning a :class:`CpsatResult`.
 from __future__ import annotations
 
 import math
+import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
 from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, State
 
-__all__ = ["CpsatResult", "cpsat_max"]
+__all__ = ["CpsatResult", "canonical_line", "cpsat_max", "greedy_line", "model_accepts"]
 
 # kinds of model actions (how a chosen action literal is decoded)
 _PLAY, _MISPLAY, _DISCARD, _DECK_PLAY, _DECK_MISPLAY, _CLUE = range(6)
@@ -63,8 +65,9 @@ def _neg(lit):
 class _Encoding:
     """Builds the model for one position; keeps the variables for hinting and decoding."""
 
-    def __init__(self, state: State, lower: int = 0):
+    def __init__(self, state: State, lower: int = 0, canonical: bool = True):
         self.model = cp_model.CpModel()
+        self.canonical = canonical
         self._data(state, lower)
         self._variables()
         self._constraints()
@@ -445,6 +448,33 @@ class _Encoding:
                 self._implies(alive, _neg(e))
             self._clause(_neg(before), *ends, alive)
 
+        # -- Symmetry breaking: a round of clues is played as late as possible. --------------
+        #    A round of n consecutive clues before the last draw changes nothing but the
+        #    tokens (-n). Moving it one action X later (X at turn t instead of t + n: same
+        #    player, same hand, same deck card drawn; the round's clues then spend tokens X
+        #    may have returned) gives a legal line with the same score, unless
+        #    - X is a discard or completes a suit while all tokens were available before the
+        #      round (at max tokens the discard is illegal / the suit returns no token), or
+        #    - X takes the last deck card (the round would fall into the final round).
+        #    (If X ends the game, the round is dropped: same score, shorter line.) Each move
+        #    takes clues later, so repeating them ends, in a line of the same score, no
+        #    longer, where every round of n clues before the last draw is followed by a
+        #    clue, or by the last draw, or starts at max tokens and is followed by a discard
+        #    or a suit completion. Only such lines are kept (``canonical_line`` makes the
+        #    same moves to a hint).
+        if self.canonical and self.turns_left is None:
+            for t in range(H - n):
+                block = [self.clue.get(u) for u in range(t, t + n)]
+                if any(b is None for b in block):
+                    continue
+                x = t + n
+                nxt_clue = self.clue.get(x, False)
+                last_card = self.ge_drawn(x, D - 1)  # X takes the last card, or the deck is empty
+                token_users = [v for v, kind, _ in self.turn_actions[x] if kind == _DISCARD] + self.completers[x]
+                not_block = [~b for b in block]
+                self._clause(*not_block, nxt_clue, last_card, self.full[t])
+                self._clause(*not_block, nxt_clue, last_card, *token_users)
+
         # -- Redundant (implied, helps the solver): the game is over by the horizon; and a
         #    rank above a stack's starting height is played (fitting) exactly once if the
         #    final stack reaches it, never otherwise. -------------------------------------
@@ -602,29 +632,124 @@ class _Encoding:
         return actions, st
 
 
-def cpsat_max(
-    state: State,
-    *,
-    hint=None,
-    timeout: float | None = None,
-    workers: int = 2,
-    params: dict | None = None,
-) -> CpsatResult:
-    """Maximise the final score from ``state`` with CP-SAT.
+def _reachable(state: State) -> int:
+    """The most the stacks can reach with the cards still in hands and deck, ignoring time."""
+    g = state.game
+    live = {(g.suit_of[o], g.rank_of[o]) for h in state.hands for o in h}
+    live |= {(g.suit_of[o], g.rank_of[o]) for o in range(state.next_draw, len(g.deck))}
+    total = 0
+    for s, top in enumerate(state.stacks):
+        while top < g.max_rank[s] and (s, top + 1) in live:
+            top += 1
+        total += top
+    return total
 
-    ``hint``: an optional line (engine actions from ``state``) used to seed the search.
-    ``timeout``: seconds (None: until proven optimal). ``workers``: CP-SAT search workers.
-    ``params``: extra CP-SAT parameters by name (e.g. ``{"random_seed": 1}``).
-    """
-    t_start = time.perf_counter()
-    if state.over:
-        return CpsatResult("optimal", state.score, state.score, [], {
-            "variables": 0, "constraints": 0, "turns": 0, "time": 0.0,
-            "wall_time": time.perf_counter() - t_start,
-        })
 
-    # ---- data, variables, constraints ----
-    lower = 0
+def greedy_line(state: State, tries: int = 16) -> tuple[int, list[Action]]:
+    """A quick line to seed the model: the best of ``tries`` randomised greedy playouts
+    (play a fitting card, else discard trash, else stall with a clue when a partner can
+    play, else discard a card that is not the last copy). Deterministic. Returns
+    ``(score, actions)``; ``(-1, [])`` when ``tries`` is 0."""
+    g = state.game
+    best: tuple[int, list[Action]] = (-1, [])
+    for k in range(tries):
+        rng = random.Random(k)
+        st = state.copy()
+        line = []
+        while not st.over:
+            me = st.current
+            hand = st.hands[me]
+            live = Counter((g.suit_of[o], g.rank_of[o]) for h in st.hands for o in h)
+            live.update((g.suit_of[o], g.rank_of[o]) for o in range(st.next_draw, len(g.deck)))
+
+            def useful(o):
+                s, r = g.suit_of[o], g.rank_of[o]
+                return r > st.stacks[s] and all(live[s, q] > 0 for q in range(st.stacks[s] + 1, r))
+
+            def fits(o):
+                return g.rank_of[o] == st.stacks[g.suit_of[o]] + 1
+
+            legal = st.legal_actions()
+            clues = [a for a in legal if a.is_clue]
+            playable = [o for o in hand if fits(o)]
+            action = None
+            if playable and (clues == [] or rng.random() < 0.9):
+                action = Action(PLAY, max(playable, key=lambda o: (g.rank_of[o], rng.random())))
+            elif st.clues < g.max_clues:
+                trash = [o for o in hand if not useful(o)]
+                partner_fits = any(fits(o) for p, h in enumerate(st.hands) if p != me for o in h)
+                if trash and rng.random() < 0.8:
+                    action = Action(DISCARD, rng.choice(trash))
+                elif clues and (partner_fits or rng.random() < 0.3):
+                    action = clues[0]
+                else:
+                    spare = [o for o in hand if not (useful(o) and live[g.suit_of[o], g.rank_of[o]] == 1)] or hand
+                    action = Action(DISCARD, max(spare, key=lambda o: (
+                        not useful(o), g.rank_of[o] - st.stacks[g.suit_of[o]], rng.random())))
+            elif clues:
+                action = clues[0]
+            if action is None:
+                action = rng.choice(legal)
+            line.append(st.apply(action))
+        if st.score > best[0]:
+            best = (st.score, line)
+    return best
+
+
+def _replay(state: State, line) -> tuple[list[Action], State]:
+    """Replay ``line`` from ``state``; a clue that is no longer legal (its target's hand
+    changed) is replaced by the first legal clue. Returns the applied actions and the end."""
+    st = state.copy()
+    out = []
+    for a in line:
+        if st.over:
+            break
+        if a.is_clue and a not in st.legal_actions():
+            a = next(c for c in st.legal_actions() if c.is_clue)
+        out.append(st.apply(a))
+    return out, st
+
+
+def canonical_line(state: State, line) -> list[Action]:
+    """``line`` with every round of n consecutive clues (before the last draw) moved as
+    late as the symmetry-breaking rule of the model requires: same score, no longer."""
+    g = state.game
+    n = g.num_players
+    line, _ = _replay(state, line)
+    moved = True
+    while moved:
+        moved = False
+        st = state.copy()
+        before = []  # (clue tokens, cards left in the deck, stacks) before each turn
+        for a in line:
+            before.append((st.clues, st.deck_left, list(st.stacks)))
+            st.apply(a)
+        for t in range(len(line) - n):
+            if not all(line[u].is_clue for u in range(t, t + n)):
+                continue
+            x = line[t + n]
+            clues_t, _, _ = before[t]
+            _, left_x, stacks_x = before[t + n]
+            if x.is_clue or left_x <= 1:
+                continue
+            completes = (
+                x.kind == PLAY
+                and g.rank_of[x.target] == stacks_x[g.suit_of[x.target]] + 1 == g.max_rank[g.suit_of[x.target]]
+            )
+            if clues_t >= g.max_clues and (x.kind == DISCARD or completes):
+                continue
+            line = line[:t] + [x] + line[t:t + n] + line[t + n + 1:]
+            line, _ = _replay(state, line)
+            moved = True
+            break
+    return line
+
+
+def _seed(state: State, hint, seed_tries: int, seeds: dict):
+    """The seed line: the better of the hint (a complete legal line; a partial one is
+    ignored) and the greedy playouts, made canonical. Returns ``(line, score)`` or
+    ``(None, -1)``."""
+    line, score = None, -1
     if hint is not None:
         hint = list(hint)
         end = state.copy()
@@ -633,9 +758,66 @@ def cpsat_max(
                 break
             end.apply(a)  # raises IllegalActionError if the hint is not a legal line
         if end.over:
-            lower = end.score
-    enc = _Encoding(state, lower)
-    hint_score = enc.add_hint(hint) if hint is not None else None
+            line, score = hint, end.score
+            seeds["hint_score"] = score
+    greedy_score, greedy = greedy_line(state, seed_tries)
+    if greedy:
+        seeds["greedy_score"] = greedy_score
+        if greedy_score > score:
+            line, score = greedy, greedy_score
+    if line is not None:
+        line = canonical_line(state, line)
+        seeds["seed_score"] = score
+    return line, score
+
+
+def cpsat_max(
+    state: State,
+    *,
+    hint=None,
+    timeout: float | None = None,
+    workers: int = 2,
+    seed_tries: int = 16,
+    params: dict | None = None,
+) -> CpsatResult:
+    """Maximise the final score from ``state`` with CP-SAT.
+
+    ``hint``: an optional line (engine actions from ``state`` to the end of the game), a
+    known good line, e.g. the search's. ``timeout``: seconds (None: until proven).
+    ``workers``: CP-SAT search workers. ``seed_tries``: greedy playouts tried too (0: none).
+    ``params``: extra CP-SAT parameters by name (e.g. ``{"random_seed": 1}``).
+
+    The better of the hint and the greedy line is the seed line, scoring L. If L is already
+    the most the remaining cards allow, the seed line is optimal as it stands (no model is
+    built; ``stats["solved_by"]`` says so). Otherwise the model holds the lines scoring
+    more than L (a shorter horizon and a pace constraint follow) and is maximised: if it
+    is infeasible, L is proven optimal and the seed line is returned; otherwise the
+    solution is decoded and replayed. Without any seed the model holds every line.
+    On a timeout the best line known (possibly the seed line) is returned as 'feasible'.
+    """
+    t_start = time.perf_counter()
+    seeds = {"hint_score": None, "greedy_score": None, "seed_score": None}
+
+    def no_model(score: int, actions: list[Action], how: str) -> CpsatResult:
+        return CpsatResult("optimal", score, score, actions, {
+            "variables": 0, "constraints": 0, "turns": 0, "time": 0.0, "build_time": 0.0,
+            **seeds, "solved_by": how, "wall_time": time.perf_counter() - t_start,
+        })
+
+    if state.over:
+        return no_model(state.score, [], "the game is over")
+
+    # ---- data: the seed line and what it settles ----
+    seed, seed_score = _seed(state, hint, seed_tries, seeds)
+    reachable = _reachable(state)
+    if seed is not None and seed_score >= reachable:
+        actions, end = _replay(state, seed)
+        return no_model(end.score, actions, "the seed line reaches the cards' bound")
+
+    # ---- variables, constraints: the lines that beat the seed ----
+    enc = _Encoding(state, seed_score + 1 if seed is not None else 0)
+    if seed is not None:
+        enc.add_hint(seed)  # not a solution (it scores one less), but a guide
     proto = enc.model.proto
     t_built = time.perf_counter()
 
@@ -657,14 +839,26 @@ def cpsat_max(
         "build_time": t_built - t_start,
         "branches": solver.num_branches,
         "conflicts": solver.num_conflicts,
-        "hint_score": hint_score,
+        **seeds,
+        "solved_by": "cpsat",
     }
-    perfect = state.game.perfect_score
-    if code == cp_model.INFEASIBLE or code == cp_model.MODEL_INVALID:
-        # every legal line is a solution and the position has one: an encoding bug
+
+    def result(status, score, upper, actions):
+        stats["wall_time"] = time.perf_counter() - t_start
+        return CpsatResult(status, score, upper, actions, stats)
+
+    if code == cp_model.MODEL_INVALID or (code == cp_model.INFEASIBLE and seed is None):
+        # every legal line is a solution of the model without a seed: an encoding bug
         raise AssertionError(f"CP-SAT encoding bug: model is {solver.status_name(code)}")
+    if code == cp_model.INFEASIBLE:
+        # no line beats the seed line
+        actions, end = _replay(state, seed)
+        stats["solved_by"] = "cpsat: no line beats the seed line"
+        return result("optimal", end.score, end.score, actions)
     bound = solver.best_objective_bound
-    upper = perfect if not math.isfinite(bound) else min(perfect, math.floor(bound + 1e-6))
+    upper = reachable if not math.isfinite(bound) else min(reachable, math.floor(bound + 1e-6))
+    # lines scoring at most seed_score are outside the model
+    upper = max(upper, seed_score)
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         actions, end = enc.decode(solver)
         objective = solver.value(enc.score)
@@ -672,11 +866,25 @@ def cpsat_max(
             raise AssertionError(
                 f"CP-SAT encoding bug: decoded line scores {end.score} (over={end.over}), objective {objective}"
             )
-        status = "optimal" if code == cp_model.OPTIMAL else "feasible"
-        if status == "optimal":
-            upper = objective
-        upper = max(upper, objective)
-        stats["wall_time"] = time.perf_counter() - t_start
-        return CpsatResult(status, objective, upper, actions, stats)
-    stats["wall_time"] = time.perf_counter() - t_start
-    return CpsatResult("unknown", None, upper, [], stats)
+        if code == cp_model.OPTIMAL:
+            return result("optimal", objective, objective, actions)
+        return result("feasible", objective, max(upper, objective), actions)
+    if seed is not None:
+        actions, end = _replay(state, seed)
+        return result("feasible", end.score, upper, actions)
+    return result("unknown", None, upper, [])
+
+
+def model_accepts(state: State, line) -> bool:
+    """Whether the model from ``state`` has the solution of ``line`` (a complete legal line,
+    made canonical first), with every variable fixed to its value along the line. For tests
+    and debugging: a False is a bug (the model cuts a legal line)."""
+    line = canonical_line(state, list(line))
+    _, end = _replay(state, line)
+    enc = _Encoding(state, end.score)
+    enc.add_hint(line)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.fix_variables_to_their_hinted_value = True
+    code = solver.solve(enc.model)
+    return code in (cp_model.OPTIMAL, cp_model.FEASIBLE) and solver.value(enc.score) == end.score

@@ -32,14 +32,8 @@ class GameRecord:
     def state_after(self, n: int | None = None) -> State:
         """Replay the first ``n`` actions (all if None); illegal ones raise an error that
         names the source and the action's 0-based index."""
-        st = self.game.initial_state()
         acts = self.actions if n is None else self.actions[:n]
-        for i, a in enumerate(acts):
-            try:
-                st.apply(a)
-            except IllegalActionError as e:
-                raise IllegalActionError(f"{self.source}: action {i}: {e}") from None
-        return st
+        return self.game.initial_state().apply_all(acts, f"{self.source}: action")
 
     def to_json(self, actions: list[Action] | None = None) -> dict:
         return game_to_json(self.game, self.actions if actions is None else actions, self.extra)

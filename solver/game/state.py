@@ -251,6 +251,16 @@ class State:
         self.push(a)
         return a
 
+    def apply_all(self, actions: Iterable[Action], label: str = "action") -> "State":
+        """``apply`` each action in turn; an illegal one raises ``IllegalActionError``
+        prefixed with ``label`` and its 0-based index. Returns self."""
+        for i, a in enumerate(actions):
+            try:
+                self.apply(a)
+            except IllegalActionError as e:
+                raise IllegalActionError(f"{label} {i}: {e}") from None
+        return self
+
     # ---- make / unmake ----------------------------------------------------
     def push(self, action: Action) -> None:
         """Make ``action`` without validation (it must be legal)."""
@@ -372,9 +382,5 @@ def replay(game: Game, actions: Iterable[Action]) -> State:
     """Apply ``actions`` from the start; an illegal one raises ``IllegalActionError``
     naming its 0-based index."""
     st = game.initial_state()
-    for i, a in enumerate(actions):
-        try:
-            st.apply(a)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"action {i}: {e}") from None
+    st.apply_all(actions)
     return st

@@ -29,7 +29,23 @@ class SearchTimeout(Exception):
     """Raised inside the search when the deadline or node limit passes."""
 
 
-class Search:
+class Budgeted:
+    """Node counting with a deadline and a node limit, checked every 4096 nodes."""
+
+    nodes: int
+    deadline: float | None
+    node_limit: int | None
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if not self.nodes & 4095:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchTimeout
+            if self.node_limit is not None and self.nodes > self.node_limit:
+                raise SearchTimeout
+
+
+class Search(Budgeted):
     def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
         self.pos = pos
         self.memo: dict[tuple, int] = {}
@@ -146,12 +162,7 @@ class Search:
     def _reach(self, target: int) -> bool:
         """The position is not over and its bound admits ``target``."""
         pos = self.pos
-        self.nodes += 1
-        if not self.nodes & 4095:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise SearchTimeout
-            if self.node_limit is not None and self.nodes > self.node_limit:
-                raise SearchTimeout
+        self.tick()
         key = pos.key()
         m = self.memo.get(key)
         strikes = pos.strikes

@@ -14,16 +14,14 @@ bottom of the deck, without the clue-token bookkeeping.
 """
 from __future__ import annotations
 
-import time
-
 from .bounds import quick_bound
-from .dfs import NO_BOUND, SearchTimeout
+from .dfs import NO_BOUND, Budgeted
 from .position import CLUE, DISCARD, PLAY, Position
 
 UNLIMITED = 1 << 40
 
 
-class RelaxedSearch:
+class RelaxedSearch(Budgeted):
     def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
         self.pos = pos
         self.memo: dict[tuple, int] = {}
@@ -100,12 +98,7 @@ class RelaxedSearch:
 
     def _reach(self, target: int) -> bool:
         pos = self.pos
-        self.nodes += 1
-        if not self.nodes & 4095:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise SearchTimeout
-            if self.node_limit is not None and self.nodes > self.node_limit:
-                raise SearchTimeout
+        self.tick()
         key = self.key()
         m = self.memo.get(key, NO_BOUND)
         if m <= target:
