@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cards import END_VOTE, GAME_OVER, Action, Card, parse_compact
-from .errors import IllegalActionError, MalformedError
+from .errors import MalformedError
 from .state import Game, State
 from .variant import Rules
 
