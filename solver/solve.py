@@ -227,7 +227,7 @@ class _Run:
         return None
 
     def main_loop(self):
-        budget, sat_cap = 20000, 2.0
+        budget, sat_cap = 20000, 4.0
         while self.best < self.upper and not self.timed_out:
             self._search_top_bottom(budget)
             if self.use_sat and self.best < self.upper and not self.timed_out:
