@@ -7,8 +7,9 @@ line scores more than another engine's proven bound, or two engines that each cl
 gap (line == bound) found different maxima. There must be none.
 
 Positions: random No Variant decks for 2-6 players (made as ../shared/decks/README.md
-says), the decks in ../shared/decks/, and mid-game positions taken along the search's
-optimal line and along random legal lines of random decks.
+says), the decks of any JSONL files given with --files (e.g. ../shared/decks/*.jsonl),
+and mid-game positions taken along the search's optimal line and along uniformly random
+legal lines of random decks.
 
     python scripts/crosscheck.py --decks 100 --positions 100 --timeout 30
 """
@@ -60,7 +61,7 @@ def cases(n_decks: int, n_positions: int, files: list[str], limit: int | None, s
             for a in line[:cut]:
                 st.apply(a)
             yield f"{d['id']}@opt{cut}", st
-        else:  # along a random legal line, preferring non-losing moves
+        else:  # along a uniformly random legal line
             steps = rng.randrange(5, 45)
             for _ in range(steps):
                 acts = st.legal_actions()

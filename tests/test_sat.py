@@ -349,3 +349,19 @@ def test_drat_trim_verifies_a_full_deck_proof(tmp_path):
     r = sat_reachable(game.initial_state(), 25, proof_path=proof)
     assert r.status == "unsat"
     assert check_drat(r.stats["cnf_path"], proof, timeout=120) is True
+
+
+def test_capacity_ignores_cards_never_drawn_after_the_game_ends():
+    """Regression: the hand-capacity constraint counted deck cards of no-op steps (after
+    the game ended) as held, ruling out every line that ends with 2+ cards in the deck."""
+    from solver.game import Game, Rules, custom_variant, parse_compact
+    from solver.encodings.sat import sat_max, sat_reachable
+
+    v = custom_variant({"suits": 1, "ranks": [1, 1, 1, 1, 1, 1, 1, 1, 2], "handSize": 2, "clueTokens": 0,
+                        "strikes": 3})
+    g = Game(Rules(v), 2, parse_compact("r1 r2 r1 r1 r1 r1 r1 r1 r1", v))
+    res = sat_reachable(g.initial_state(), 2)
+    assert res.status == "sat"
+    st = g.initial_state().apply_all(res.actions)
+    assert st.over and st.score == 2 and st.deck_left >= 2
+    assert sat_max(g.initial_state()).max_score == 2

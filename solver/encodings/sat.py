@@ -583,13 +583,15 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
 
     # Hand capacity (redundant): until the deck runs out, each player holds exactly a
     # hand's worth of cards; here: at most that many dealt and drawn cards not yet used.
+    # A card is drawn at its step only if the game was not already over then (a no-op
+    # step draws nothing).
     if "capacity" in features:
         for e in range(1, D):
             for p in range(N):
                 lits = [-used(e, o) for o in d.hand0[p]]
                 for j in range(e):
                     x = v("held", e, d.deck[j], p)
-                    enc.implies([actor[j][p], -used(e, d.deck[j])], [x])
+                    enc.implies([actor[j][p], -used(e, d.deck[j]), -over(j)], [x])
                     lits.append(x)
                 enc.at_most(lits, d.hand_size)
 
