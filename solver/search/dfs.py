@@ -30,11 +30,15 @@ class SearchTimeout(Exception):
 
 
 class Budgeted:
-    """Node counting with a deadline and a node limit, checked every 4096 nodes."""
+    """A search on a position with its transposition table, and node counting against a
+    deadline and a node limit (checked every 4096 nodes)."""
 
-    nodes: int
-    deadline: float | None
-    node_limit: int | None
+    def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
+        self.pos = pos
+        self.memo: dict[tuple, int] = {}
+        self.nodes = 0
+        self.deadline = deadline
+        self.node_limit = node_limit
 
     def tick(self) -> None:
         self.nodes += 1
@@ -47,11 +51,7 @@ class Budgeted:
 
 class Search(Budgeted):
     def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
-        self.pos = pos
-        self.memo: dict[tuple, int] = {}
-        self.nodes = 0
-        self.deadline = deadline
-        self.node_limit = node_limit
+        super().__init__(pos, deadline, node_limit)
         self.line: list[tuple[int, int]] = []
 
     # ---- moves ------------------------------------------------------------

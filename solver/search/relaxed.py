@@ -16,19 +16,12 @@ from __future__ import annotations
 
 from .bounds import quick_bound
 from .dfs import NO_BOUND, Budgeted
-from .position import CLUE, DISCARD, PLAY, Position
+from .position import CLUE, DISCARD, PLAY
 
 UNLIMITED = 1 << 40
 
 
 class RelaxedSearch(Budgeted):
-    def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
-        self.pos = pos
-        self.memo: dict[tuple, int] = {}
-        self.nodes = 0
-        self.deadline = deadline
-        self.node_limit = node_limit
-
     def key(self) -> tuple:
         """Before the final round the players are interchangeable up to rotation (anyone
         may act next; only the final round's order, which follows the last drawer, sees
