@@ -1,20 +1,28 @@
 """CP-SAT encoding of full-information Hanabi: the maximum final score from a position.
 
 The rest of the game is unrolled over turns ``t = 0 .. H-1`` (turn 0 is the position's
-current turn) with a horizon ``H`` that no legal line can exceed. Every legal line of the
-rules engine is a solution of the model and every solution is a legal line, so the
-optimum is the maximum score and CP-SAT's proven objective bound is an upper bound on it.
+current turn) with a horizon ``H`` that no legal line can exceed. Every solution of the
+model is a legal line of the rules engine, and every legal line is a solution up to two
+score-preserving restrictions, each proved where it is added:
 
-The module follows the layout of the OR-Tools CP-SAT samples:
-data -> variables -> constraints -> objective -> solve -> decode.
-The optimal (or best found) solution is decoded into engine :class:`Action` s (a clue
-stall becomes a real legal clue), replayed through the engine, and its score is checked
-against the objective; a mismatch raises, since it would be a bug in the encoding.
+- *seed*: when a line scoring L is known (the hint, or greedy playouts), only lines
+  scoring more than L are modelled; that shortens the horizon and adds a pace
+  constraint. An infeasible model then proves L optimal.
+- *symmetry breaking*: a round of clues (one by every player) before the last draw is
+  played as late as possible (``canonical_line`` makes the same moves to a line).
 
-With full information a clue only spends a token: no rule looks at what a clue touched.
-So the model has a single "clue" action per turn; the decoder picks a concrete legal clue.
+So the optimum is the maximum score and CP-SAT's proven objective bound is an upper
+bound on it. With full information a clue only spends a token (no rule looks at what it
+touched): the model has a single "clue" action per turn and the decoder picks a concrete
+legal clue.
 
-Public API: :func:`cpsat_max` returning a :class:`CpsatResult`.
+Layout, as in the OR-Tools CP-SAT samples: data -> variables -> constraints ->
+objective -> solve -> decode. The solution is decoded into engine :class:`Action` s,
+replayed through the engine, and its score checked against the objective; a mismatch
+raises, since it would be a bug in the encoding.
+
+Public API: :func:`cpsat_max` returning a :class:`CpsatResult`; :func:`model_accepts`
+(does the model hold a given line? for tests); :func:`canonical_line`, :func:`greedy_line`.
 """
 from __future__ import annotations
 
@@ -529,8 +537,9 @@ class _Encoding:
     # =====================================================================================
     def add_hint(self, line) -> int | None:
         """Seed the model with ``line`` (engine actions from the position): every variable
-        gets its value along the line. Returns the line's score if it ends the game. Raises
-        IllegalActionError if the line is not legal from the position."""
+        gets its value along the line (up to the horizon; a partial line hints the turns it
+        covers). Returns the line's score if it ends the game. Raises IllegalActionError if
+        the line is not legal from the position."""
         m, H, n, D = self.model, self.H, self.n, self.D
         st = self.state.copy()
         hint: dict = {}
@@ -566,7 +575,7 @@ class _Encoding:
             action = None
             if not st.over:
                 if t >= len(line):
-                    return None  # partial line: hint what it covers
+                    break  # a partial line: hint what it covers
                 action = st.check(line[t])  # raises IllegalActionError if illegal here
                 k_, o = action.kind, action.target
                 me = st.current
@@ -597,13 +606,14 @@ class _Encoding:
             if t in self.bonus:
                 completed = any(st.stacks[s] == self.top[s] and before_stacks[s] < self.top[s] for s in range(self.S))
                 put(self.bonus[t], completed and before_clues < self.max_clues)
-        for k in range(D):
+        for k in owners:
             for p in range(n):
-                put(self.owner[k, p], owners.get(k) == p)
-        put(self.score, st.score)
+                put(self.owner[k, p], owners[k] == p)
+        if st.over:
+            put(self.score, st.score)
         for var, value in hint.items():
             m.add_hint(var, value)
-        return st.score
+        return st.score if st.over else None
 
     # =====================================================================================
     # decode
@@ -824,6 +834,9 @@ def cpsat_max(
     # ---- solve ----
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
+    # The LP relaxation of this model is weak and slows both the proofs and the search for
+    # better lines (measured on hard 2-player decks): pure clause-learning search instead.
+    solver.parameters.linearization_level = 0
     if timeout is not None:
         solver.parameters.max_time_in_seconds = float(timeout)
     for key, value in (params or {}).items():
@@ -879,7 +892,10 @@ def model_accepts(state: State, line) -> bool:
     """Whether the model from ``state`` has the solution of ``line`` (a complete legal line,
     made canonical first), with every variable fixed to its value along the line. For tests
     and debugging: a False is a bug (the model cuts a legal line)."""
-    line = canonical_line(state, list(line))
+    line = list(line)
+    if state.over:
+        return not line
+    line = canonical_line(state, line)
     _, end = _replay(state, line)
     enc = _Encoding(state, end.score)
     enc.add_hint(line)

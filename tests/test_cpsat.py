@@ -1,0 +1,274 @@
+"""The CP-SAT encoding (solver/encodings/cpsat.py) against the brute-force reference engine.
+
+Tiny custom variants, random decks, 2-3 players, every rule option, random mid-game
+positions: ``cpsat_max`` must prove the maximum of ``refengine.brute_force_max``, and every
+decoded line must replay in the engine to the claimed score. A random legal line, given as
+a hint with every variable fixed to its hinted value, must be a solution of the model (so
+the model holds every legal line, up to the symmetry breaking that ``canonical_line``
+applies). Hand-picked decks check the options that change the maximum (deck plays, empty
+clues, stacks kept on a strikeout); late positions of the built-in variants with 2-6
+players are checked against a small exhaustive search over the engine.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from refengine import RefGame, brute_force_max, composition
+from solver.encodings.cpsat import CpsatResult, canonical_line, cpsat_max, greedy_line, model_accepts
+from solver.game import (
+    COLOR_CLUE, DISCARD, PLAY, Action, Card, Game, IllegalActionError, Rules, custom_variant, parse_compact,
+    variant_by_name,
+)
+
+TINY = [
+    {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2},
+    {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 2},
+    {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 1, "strikes": 2},
+    {"suits": 3, "ranks": [1, 2], "handSize": 2, "clueTokens": 2},
+    {"suits": 1, "ranks": [1, 1, 2, 2, 3], "handSize": 2, "clueTokens": 3},
+    {"suits": 2, "ranks": [1, 1, 2], "handSize": 1, "clueTokens": 1},  # hands run empty
+    {"suits": 2, "ranks": [1, 3, 3], "handSize": 2, "clueTokens": 0},  # a gap, no tokens
+    {"suits": 3, "ranks": [1, 2, 3], "handSize": 1, "clueTokens": 2, "strikes": 1},
+    {"suits": 2, "ranks": [1, 2], "handSize": 1, "clueTokens": 4},  # rounds of clues
+]
+
+
+def _ref_action(a: Action) -> tuple:
+    if a.kind == PLAY:
+        return ("play", a.target)
+    if a.kind == DISCARD:
+        return ("discard", a.target)
+    return ("color" if a.kind == COLOR_CLUE else "rank", a.target, a.value)
+
+
+def random_position(seed: int):
+    """A random tiny game walked a random number of random legal moves in: the engine
+    state and the reference game at the same position."""
+    rng = random.Random(seed)
+    variant = rng.choice(TINY)
+    size = variant["suits"] * len(variant["ranks"])
+    players = rng.choice([p for p in (2, 2, 3) if p * variant["handSize"] <= size])
+    deck = composition(variant)
+    rng.shuffle(deck)
+    opts = {
+        "empty_clues": rng.random() < 0.3,
+        "keep_stacks_on_strikeout": rng.random() < 0.3,
+        "deck_plays": rng.random() < 0.4,
+        "starting_player": rng.randrange(players),
+    }
+    ref = RefGame(variant, players, deck, **opts)
+    rules = Rules(custom_variant(variant), empty_clues=opts["empty_clues"], deck_plays=opts["deck_plays"],
+                  strikeout_score="stacks" if opts["keep_stacks_on_strikeout"] else "zero")
+    game = Game(rules, players, [Card(s, r) for s, r in deck], starting_player=opts["starting_player"])
+    state = game.initial_state()
+    for _ in range(rng.randrange(0, 6)):
+        if state.over:
+            break
+        a = state.apply(rng.choice(state.legal_actions()))
+        ref = ref.apply(_ref_action(a))
+    return state, ref, rng
+
+
+def random_line(state, rng, clue_bias=0.5):
+    """A random legal line from ``state`` to the end (biased towards clues and fitting
+    plays, so that lines are long and score)."""
+    st = state.copy()
+    g = st.game
+    line = []
+    while not st.over:
+        legal = st.legal_actions()
+        clues = [a for a in legal if a.is_clue]
+        fits = [a for a in legal if a.kind == PLAY and g.rank_of[a.target] == st.stacks[g.suit_of[a.target]] + 1]
+        r = rng.random()
+        a = rng.choice(clues) if clues and r < clue_bias else rng.choice(fits) if fits and r < 0.9 else rng.choice(legal)
+        line.append(st.apply(a))
+    return line, st.score
+
+
+def assert_replays(state, res: CpsatResult) -> None:
+    """The result's line is legal from ``state``, ends the game, and scores max_score."""
+    st = state.copy()
+    for a in res.actions:
+        st.apply(a)
+    assert st.over
+    assert st.score == res.max_score
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_maximum_matches_brute_force(seed):
+    state, ref, _ = random_position(seed)
+    want = brute_force_max(ref)
+    # odd seeds: the bare model, no seed line; even seeds: seeded by the greedy playouts
+    res = cpsat_max(state, workers=1, seed_tries=0 if seed % 2 else 8)
+    assert res.status == "optimal"
+    assert res.max_score == want
+    assert res.upper_bound == want
+    assert_replays(state, res)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_every_legal_line_is_a_solution(seed):
+    """A random legal line, with every variable fixed to its value along the line (after
+    canonical_line's moves), is a solution: the model does not cut legal lines."""
+    state, _, rng = random_position(1000 + seed)
+    if state.over:
+        return
+    line, _ = random_line(state, rng)
+    assert model_accepts(state, line)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_hint_seeds_the_model(seed):
+    """The hint is the seed line; the model then holds only lines that beat it. Either
+    one does (and is found) or the hint is proven optimal and returned."""
+    state, ref, rng = random_position(2000 + seed)
+    if state.over:
+        return
+    line, score = random_line(state, rng)
+    res = cpsat_max(state, hint=line, workers=1, seed_tries=0)
+    assert res.stats["hint_score"] == res.stats["seed_score"] == score
+    assert res.status == "optimal"
+    assert res.max_score == res.upper_bound == brute_force_max(ref) >= score
+    assert_replays(state, res)
+
+
+def test_optimal_hint_is_proven_and_returned():
+    """A hint that is already optimal: the model (lines beating it) is infeasible, and
+    the answer is the hint's line."""
+    for seed in range(3000, 3100):
+        state, ref, rng = random_position(seed)
+        if state.over:
+            continue
+        best = brute_force_max(ref)
+        res0 = cpsat_max(state, workers=1, seed_tries=0)
+        if res0.stats["variables"] == 0 or best == 0:
+            continue
+        res = cpsat_max(state, hint=res0.actions, workers=1, seed_tries=0)
+        if res.stats["solved_by"] == "cpsat: no line beats the seed line":
+            assert (res.status, res.max_score, res.upper_bound) == ("optimal", best, best)
+            assert_replays(state, res)
+            return
+    pytest.fail("no position where the hint had to be proven optimal")
+
+
+def test_canonical_line_keeps_the_score():
+    """Full No Variant games (2-3 players) with many clues: moving rounds of clues later
+    keeps the line legal, its score, and never makes it longer."""
+    rng = random.Random(3)
+    v = variant_by_name("No Variant")
+    for players in (2, 3, 2, 3):
+        cards = [Card(s, r) for s, r in v.composition()]
+        rng.shuffle(cards)
+        state = Game(Rules(v), players, cards).initial_state()
+        line, score = random_line(state, rng, clue_bias=0.7)
+        canon = canonical_line(state, line)
+        st = state.copy()
+        for a in canon:
+            st.apply(a)
+        assert st.over and st.score == score and len(canon) <= len(line)
+
+
+def test_illegal_hint_raises():
+    state, _, _ = random_position(4)
+    with pytest.raises(IllegalActionError):
+        cpsat_max(state, hint=[Action(PLAY, 10 ** 6)])
+
+
+def test_game_over_position():
+    game = Game(Rules(custom_variant({"suits": 1, "ranks": [1, 2], "handSize": 1, "clueTokens": 0})), 2,
+                parse_compact("r1 r2", custom_variant({"suits": 1, "ranks": [1, 2], "handSize": 1, "clueTokens": 0})))
+    st = game.initial_state()
+    st.apply(Action(PLAY, 0))
+    st.apply(Action(PLAY, 1))
+    assert st.over
+    res = cpsat_max(st)
+    assert (res.status, res.max_score, res.upper_bound, res.actions) == ("optimal", 2, 2, [])
+
+
+# ---- options that change the maximum (decks found by brute force) ---------------------
+def _tiny(spec, deck, players=2, **rules):
+    v = custom_variant(spec)
+    return Game(Rules(v, **rules), players, parse_compact(deck, v)).initial_state()
+
+
+@pytest.mark.parametrize("deck_plays, want", [(False, 3), (True, 4)])
+def test_deck_plays(deck_plays, want):
+    st = _tiny({"suits": 2, "ranks": [1, 2], "handSize": 1, "clueTokens": 1}, "r2 r1 y2 y1", deck_plays=deck_plays)
+    res = cpsat_max(st, seed_tries=0)
+    assert (res.status, res.max_score) == ("optimal", want)
+    assert_replays(st, res)
+    if deck_plays:  # the maximum needs the last card played straight from the deck
+        assert Action(PLAY, 3) in res.actions
+
+
+@pytest.mark.parametrize("score, want", [("zero", 0), ("stacks", 2)])
+def test_strikeout_score(score, want):
+    st = _tiny({"suits": 2, "ranks": [1, 2], "handSize": 1, "clueTokens": 0, "strikes": 1}, "y1 y2 r2 r1",
+               strikeout_score=score)
+    res = cpsat_max(st, seed_tries=0)
+    assert (res.status, res.max_score) == ("optimal", want)
+    assert_replays(st, res)
+
+
+@pytest.mark.parametrize("empty, want", [(False, 5), (True, 6)])
+def test_empty_clues(empty, want):
+    st = _tiny({"suits": 3, "ranks": [1, 2, 3], "handSize": 1, "clueTokens": 1, "strikes": 1},
+               "g2 r1 g1 r2 y3 r3 y1 y2 g3", empty_clues=empty)
+    res = cpsat_max(st, seed_tries=0)
+    assert (res.status, res.max_score) == ("optimal", want)
+    assert_replays(st, res)
+
+
+# ---- built-in variants, 2-6 players: late positions against an exhaustive search -----------
+def exhaustive_max(state) -> int:
+    """The maximum by plain search over the engine (clue content ignored: with full
+    information a clue only spends a token), memoised on the position."""
+    memo = {}
+
+    def rec(st):
+        if st.over:
+            return st.score
+        key = st.key()
+        if key not in memo:
+            best = -1
+            seen_clue = False
+            for a in st.legal_actions():
+                if a.is_clue:
+                    if seen_clue:
+                        continue
+                    seen_clue = True
+                st.push(a)
+                best = max(best, rec(st))
+                st.pop()
+            memo[key] = best
+        return memo[key]
+
+    return rec(state.copy())
+
+
+@pytest.mark.parametrize("name, players", [
+    ("No Variant", 2), ("6 Suits", 3), ("Black (5 Suits)", 4), ("Black (6 Suits)", 5),
+    ("Rainbow (5 Suits)", 6), ("Rainbow (6 Suits)", 2), ("Multicolor (6 Suits)", 3),
+])
+def test_builtin_variants_late_positions(name, players):
+    """A mostly greedy game (one move in five random), cut when 2 cards (1 card with 4+
+    players) are left in the deck: the exhaustive search stays small."""
+    rng = random.Random(name)
+    v = variant_by_name(name)
+    left = 2 if players <= 3 else 1
+    while True:
+        cards = [Card(s, r) for s, r in v.composition()]
+        rng.shuffle(cards)
+        state = Game(Rules(v, deck_plays=players % 2 == 0), players, cards).initial_state()
+        while not state.over and state.deck_left > left:
+            _, line = greedy_line(state, tries=1)
+            state.apply(line[0] if rng.random() < 0.8 else rng.choice(state.legal_actions()))
+        if not state.over:
+            break
+    res = cpsat_max(state, workers=1, seed_tries=0, timeout=60)
+    assert res.status == "optimal"
+    assert res.max_score == exhaustive_max(state)
+    assert_replays(state, res)
+    assert res.stats["variables"] > 0 and res.stats["turns"] > 0
