@@ -260,7 +260,9 @@ class _Run:
         if res.max_score is not None and res.max_score > self.best:
             score = replay_score(self.state, res.actions)
             self.best_line, self.best = list(res.actions), score
-        if res.upper_bound < self.best + 1:
+        # only a bound CP-SAT itself proved counts (not its no-model shortcut, where the
+        # seed line met the cards' bound)
+        if res.upper_bound < self.best + 1 and str(res.stats.get("solved_by", "")).startswith("cpsat"):
             self._proved_unreachable(self.best + 1, "cpsat")
 
     def _confirm(self, target: int) -> set[str]:
