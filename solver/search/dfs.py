@@ -59,26 +59,8 @@ class Search(Budgeted):
         pos = self.pos
         me = pos.cur
         hand = pos.hands[me]
-        stacks, suit, rank, reach = pos.stacks, pos.suit, pos.rank, pos.reach
-        res = []
-        seen = set()
-        trash = -1
-        useful = []  # one card per useful class in this hand
-        for o in hand:
-            s = suit[o]
-            r = rank[o]
-            if stacks[s] < r <= reach[s]:
-                c = s * 8 + r
-                if c in seen:
-                    if trash < 0:
-                        trash = o  # a second copy in the same hand is as good as trash
-                    continue
-                seen.add(c)
-                useful.append(o)
-                if r == stacks[s] + 1:
-                    res.append((PLAY, o))
-            elif trash < 0:
-                trash = o
+        plays, trash, useful = pos.sort_hand(hand)
+        res = [(PLAY, o) for o in plays]
         if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
             # the last deck card played from the deck; a misplay there still ends the deck
             # without a draw, so it is a move of its own (unless it strikes out)

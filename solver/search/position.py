@@ -90,6 +90,31 @@ class Position:
             return s * 8 + r
         return 0
 
+    def sort_hand(self, hand) -> tuple[list[int], int, list[int]]:
+        """(playable cards, one per class; a trash card or -1; useful cards, one per
+        class). A second copy of a class in the same hand counts as trash."""
+        stacks, reach, suit, rank = self.stacks, self.reach, self.suit, self.rank
+        plays: list[int] = []
+        useful: list[int] = []
+        seen = set()
+        trash = -1
+        for o in hand:
+            s = suit[o]
+            r = rank[o]
+            if stacks[s] < r <= reach[s]:
+                c = s * 8 + r
+                if c in seen:
+                    if trash < 0:
+                        trash = o
+                    continue
+                seen.add(c)
+                useful.append(o)
+                if r == stacks[s] + 1:
+                    plays.append(o)
+            elif trash < 0:
+                trash = o
+        return plays, trash, useful
+
     def playable(self, o: int) -> bool:
         return self.rank[o] == self.stacks[self.suit[o]] + 1
 

@@ -40,27 +40,8 @@ class RelaxedSearch(Budgeted):
 
     def moves_for(self, me: int) -> list[tuple[int, int]]:
         pos = self.pos
-        hand = pos.hands[me]
-        stacks, suit, rank, reach = pos.stacks, pos.suit, pos.rank, pos.reach
-        res = []
-        seen = set()
-        trash = -1
-        useful = []
-        for o in hand:
-            s = suit[o]
-            r = rank[o]
-            if stacks[s] < r <= reach[s]:
-                c = s * 8 + r
-                if c in seen:
-                    if trash < 0:
-                        trash = o
-                    continue
-                seen.add(c)
-                useful.append(o)
-                if r == stacks[s] + 1:
-                    res.append((PLAY, o))
-            elif trash < 0:
-                trash = o
+        plays, trash, useful = pos.sort_hand(pos.hands[me])
+        res = [(PLAY, o) for o in plays]
         if pos.tl >= 0:
             res.append((CLUE, -1))  # the final-round pass
             return res
