@@ -14,7 +14,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from solver.cli import cli
-from solver.game import Card, Game, Rules, parse_compact, parse_variant
+from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, Rules, parse_compact, parse_variant
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -74,3 +74,18 @@ def assert_clean_error(result, *needles: str) -> str:
     for n in needles:
         assert n in err, f"{n!r} not in {err!r}"
     return err
+
+
+# engine actions <-> the reference engine's action tuples (tests/refengine.py)
+REF_KIND = {PLAY: "play", DISCARD: "discard", COLOR_CLUE: "color", RANK_CLUE: "rank"}
+REF_KIND_BACK = {v: k for k, v in REF_KIND.items()}
+
+
+def as_tuple(a: Action) -> tuple:
+    """An engine action as a reference-engine action."""
+    return (REF_KIND[a.kind], a.target) if a.kind in (PLAY, DISCARD) else (REF_KIND[a.kind], a.target, a.value)
+
+
+def as_action(t: tuple) -> Action:
+    """A reference-engine action tuple as an engine Action."""
+    return Action(REF_KIND_BACK[t[0]], *t[1:])

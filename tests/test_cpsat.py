@@ -16,9 +16,10 @@ import random
 import pytest
 
 from refengine import RefGame, brute_force_max, composition
+from conftest import as_tuple
 from solver.encodings.cpsat import CpsatResult, canonical_line, cpsat_max, greedy_line, model_accepts
 from solver.game import (
-    COLOR_CLUE, DISCARD, PLAY, Action, Card, Game, IllegalActionError, Rules, custom_variant, parse_compact,
+    PLAY, Action, Card, Game, IllegalActionError, Rules, custom_variant, parse_compact,
     variant_by_name,
 )
 
@@ -35,12 +36,6 @@ TINY = [
 ]
 
 
-def _ref_action(a: Action) -> tuple:
-    if a.kind == PLAY:
-        return ("play", a.target)
-    if a.kind == DISCARD:
-        return ("discard", a.target)
-    return ("color" if a.kind == COLOR_CLUE else "rank", a.target, a.value)
 
 
 def random_position(seed: int):
@@ -67,7 +62,7 @@ def random_position(seed: int):
         if state.over:
             break
         a = state.apply(rng.choice(state.legal_actions()))
-        ref = ref.apply(_ref_action(a))
+        ref = ref.apply(as_tuple(a))
     return state, ref, rng
 
 

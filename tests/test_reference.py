@@ -8,18 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refengine import RefGame, composition
-from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, IllegalActionError, Rules, custom_variant
+from conftest import as_action, as_tuple
+from solver.game import COLOR_CLUE, PLAY, Card, Game, IllegalActionError, Rules, custom_variant
 
-KIND = {PLAY: "play", DISCARD: "discard", COLOR_CLUE: "color", RANK_CLUE: "rank"}
-KIND_BACK = {v: k for k, v in KIND.items()}
-
-
-def as_tuple(a: Action) -> tuple:
-    return (KIND[a.kind], a.target) if a.kind in (PLAY, DISCARD) else (KIND[a.kind], a.target, a.value)
-
-
-def as_action(t: tuple) -> Action:
-    return Action(KIND_BACK[t[0]], *t[1:])
 
 
 @st.composite

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from refengine import RefGame, brute_force_max
-from solver.game import COLOR_CLUE, DISCARD, PLAY, Card, Game, Rules, custom_variant, variant_by_name
+from conftest import as_tuple
+from solver.game import PLAY, Card, Game, Rules, custom_variant, variant_by_name
 from solver.encodings import sat
 from solver.encodings.sat import check_drat, encode, sat_max, sat_reachable
 
@@ -34,12 +35,6 @@ TINY = [
 ]
 
 
-def _ref_action(a):
-    if a.kind == PLAY:
-        return ("play", a.target)
-    if a.kind == DISCARD:
-        return ("discard", a.target)
-    return ("color" if a.kind == COLOR_CLUE else "rank", a.target, a.value)
 
 
 def random_position(seed: int):
@@ -70,7 +65,7 @@ def random_position(seed: int):
         if st.over:
             break
         a = st.apply(rng.choice(st.legal_actions()))
-        ref = ref.apply(_ref_action(a))
+        ref = ref.apply(as_tuple(a))
     return st, ref
 
 

@@ -25,8 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refengine import RefGame, brute_force_max, composition
+from conftest import as_action, as_tuple
 from solver.game import (
-    COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, Rules, custom_variant, format_compact,
+    PLAY, Action, Card, Game, Rules, custom_variant, format_compact,
     game_from_json, game_to_json, parse_variant,
 )
 from solver.solve import solve
@@ -42,20 +43,10 @@ PROOF_KINDS = {"perfect", "discards", "pace", "late_cards", "capacity", "final_r
                "unconfirmed"}
 NOT_EXACT_KINDS = {"open", "unconfirmed"}  # "at least max_score, at most upper_bound"
 
-KIND = {PLAY: "play", DISCARD: "discard", COLOR_CLUE: "color", RANK_CLUE: "rank"}
-
-
-def as_tuple(a: Action) -> tuple:
-    """An engine action as a reference-engine action."""
-    return (KIND[a.kind], a.target) if a.kind in (PLAY, DISCARD) else (KIND[a.kind], a.target, a.value)
-
-
-KIND_BACK = {v: k for k, v in KIND.items()}
-
 
 def actions(tuples) -> list[Action]:
     """Reference-engine action tuples as engine Actions."""
-    return [Action(KIND_BACK[t[0]], *t[1:]) for t in tuples]
+    return [as_action(t) for t in tuples]
 
 
 # ---------------------------------------------------------------- cases
