@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.resources
 from dataclasses import replace
 
-from .game import GameRecord, MalformedError, Rules, load_file, load_text, parse_variant
+from .game import Game, GameRecord, MalformedError, Rules, load_file, load_text, parse_variant
 
 EXAMPLE = "example_deck.json"
 
@@ -45,8 +45,6 @@ def load_input(
         merged = replace(rec.game.rules, **flags)
         if variant is not None and parse_variant(variant) != rec.game.variant:
             raise MalformedError(f"{rec.source}: file's variant is {rec.game.variant.name!r}, --variant says {variant!r}")
-        from .game import Game
-
         g = rec.game
         rec.game = Game(merged, g.num_players, g.deck, names=g.names, starting_player=g.starting_player)
     return rec

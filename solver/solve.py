@@ -145,7 +145,6 @@ class _Run:
         self.deadline = deadline
         self.node_limit = node_limit
         pos = Position(state)
-        self.perfect = pos.perfect
         self.static_ub, self.static_kind, self.static_reason = named_bound(pos)
         self.upper = self.static_ub
         self.best_line, self.best = _fallback_line(state)
