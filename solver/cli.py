@@ -168,6 +168,16 @@ def solve(rec, timeout, as_json, replay_out, engine):
     click.echo(f"Final: score {st.score}, end: {end_reason(st)}")
 
 
+def _register_more():
+    from .analysis.cli import COMMANDS
+
+    for command in COMMANDS:
+        cli.add_command(command)
+
+
+_register_more()
+
+
 def main():
     try:
         cli.main(prog_name="hanabi", standalone_mode=False)

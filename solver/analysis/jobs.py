@@ -1,0 +1,185 @@
+"""What a batch analyses: jobs from seed ranges, deck files and folders of games.
+
+A job is a small picklable dict (it travels to worker processes and Dask workers):
+``key`` (unique in the store), ``seed`` (or None), ``players``, ``options`` (hanab.live
+JSON options: the variant and rule flags) and ``deck`` (compact notation, or None when the
+worker deals it from the seed). :func:`solve_job` turns one job into one store row.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Iterator
+
+from ..game import Game, MalformedError, Rules, format_compact, game_from_json, load_file, parse_compact
+from .store import Row, line_json
+
+RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)\.\.(?P<prefix2>.*?)(?P<hi>\d+)$")
+MAX_RANGE = 100_000_000
+
+
+def parse_range(text: str) -> tuple[str, int, int]:
+    """``p3v0s1..100000`` (or ``p3v0s1..p3v0s100000``) → (``p3v0s``, 1, 100000)."""
+    m = RANGE.match(text)
+    if not m:
+        raise MalformedError(f"bad seed range {text!r}: expected PREFIX<first>..<last>, e.g. p3v0s1..1000")
+    prefix, lo, hi = m["prefix"], int(m["lo"]), int(m["hi"])
+    if m["prefix2"] and m["prefix2"] != prefix:
+        raise MalformedError(f"bad seed range {text!r}: the two ends have different prefixes "
+                             f"{prefix!r} and {m['prefix2']!r}")
+    if hi < lo:
+        raise MalformedError(f"bad seed range {text!r}: last {hi} is below first {lo}")
+    if hi - lo + 1 > MAX_RANGE:
+        raise MalformedError(f"bad seed range {text!r}: more than {MAX_RANGE} seeds")
+    return prefix, lo, hi
+
+
+def seed_jobs(text: str, players: int | None, rules: Rules | None) -> Iterator[dict]:
+    from ..game.seeds import game_from_seed
+
+    prefix, lo, hi = parse_range(text)
+    # deal the first seed here, so a bad prefix fails before any work starts
+    first = game_from_seed(f"{prefix}{lo}", players=players, rules=rules)
+    options = first.rules.to_json_options()
+    for n in range(lo, hi + 1):
+        seed = f"{prefix}{n}"
+        yield {"key": seed, "seed": seed, "players": first.num_players, "options": options, "deck": None}
+
+
+def _deck_job(key: str, game: Game, seed: str | None = None) -> dict:
+    return {"key": key, "seed": seed, "players": game.num_players,
+            "options": game.rules.to_json_options(),
+            "deck": format_compact(game.deck, game.variant)}
+
+
+def file_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[dict]:
+    """A JSON Lines file (one deck or game object a line, with optional ``id``, integer
+    ``players`` and ``variant`` name), a JSON file (one game, or a list of them), or a text
+    file with one compact deck a line (needs ``players``)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as e:
+        raise MalformedError(f"{path}: cannot read file: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            objs = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise MalformedError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+        if not isinstance(objs, list):
+            raise MalformedError(f"{path}: expected a list of games")
+        items = [(f"{path.name}:{i}", o, f"{path}: item {i}") for i, o in enumerate(objs)]
+    elif stripped.startswith("{") and path.suffix != ".jsonl":
+        rec = load_file(path, players=players, rules=rules)
+        yield _deck_job(path.name, rec.game, rec.extra.get("seed"))
+        return
+    elif stripped.startswith("{"):
+        items = []
+        for i, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise MalformedError(f"{path}: line {i}: invalid JSON at column {e.colno}: {e.msg}") from None
+            items.append((None, obj, f"{path}: line {i}"))
+    else:
+        base = rules or Rules.from_json_options({})
+        if players is None:
+            raise MalformedError(f"{path}: a file of compact decks needs --players")
+        for i, line in enumerate(text.splitlines(), 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                game = Game(base, players, parse_compact(line, base.variant))
+            except MalformedError as e:
+                raise MalformedError(f"{path}: line {i}: {e}") from None
+            yield _deck_job(f"{path.name}:{i}", game)
+        return
+    seen = set()
+    for key, obj, where in items:
+        if not isinstance(obj, dict):
+            raise MalformedError(f"{where}: expected an object, got {type(obj).__name__}")
+        obj = dict(obj)
+        n = players
+        if isinstance(obj.get("players"), int) and not isinstance(obj.get("players"), bool):
+            n = obj.pop("players")
+        if isinstance(obj.get("variant"), str) and "options" not in obj:
+            obj["options"] = {"variant": obj.pop("variant")}
+        elif rules is not None and "options" not in obj:
+            obj["options"] = rules.to_json_options()
+        rec = game_from_json(obj, where, n)
+        ident = obj.get("id", obj.get("seed"))
+        k = f"{path.name}:{ident}" if ident is not None else (key or where.replace(": line ", ":"))
+        if k in seen:
+            raise MalformedError(f"{where}: duplicate id {ident!r}")
+        seen.add(k)
+        yield _deck_job(k, rec.game, obj.get("seed") if isinstance(obj.get("seed"), str) else None)
+
+
+def folder_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[dict]:
+    """Every ``*.json`` game file in the folder (sorted by name): its deck, from the start."""
+    files = sorted(p for p in path.iterdir() if p.suffix == ".json" and p.is_file())
+    if not files:
+        raise MalformedError(f"{path}: no .json game files in this folder")
+    for p in files:
+        rec = load_file(p, players=players, rules=rules)
+        yield _deck_job(p.name, rec.game, rec.extra.get("seed") if isinstance(rec.extra.get("seed"), str) else None)
+
+
+def make_jobs(inputs, players: int | None = None, rules: Rules | None = None) -> list[dict]:
+    """All jobs of the given inputs (seed ranges, single seeds, files, folders), in order,
+    rejecting duplicate keys."""
+    jobs: list[dict] = []
+    for text in inputs:
+        p = Path(text)
+        if p.is_dir():
+            jobs.extend(folder_jobs(p, players, rules))
+        elif p.exists():
+            jobs.extend(file_jobs(p, players, rules))
+        elif ".." in text:
+            jobs.extend(seed_jobs(text, players, rules))
+        elif text.endswith((".json", ".jsonl", ".txt")) or "/" in text:
+            raise MalformedError(f"{text}: no such file or folder")
+        else:
+            from ..game.seeds import game_from_seed
+
+            g = game_from_seed(text, players=players, rules=rules)
+            jobs.append({"key": text, "seed": text, "players": g.num_players,
+                         "options": g.rules.to_json_options(), "deck": None})
+    keys: set[str] = set()
+    for j in jobs:
+        if j["key"] in keys:
+            raise MalformedError(f"job {j['key']!r} is given twice")
+        keys.add(j["key"])
+    return jobs
+
+
+def job_game(job: dict) -> Game:
+    rules = Rules.from_json_options(job["options"])
+    if job["deck"] is None:
+        from ..game.seeds import game_from_seed
+
+        return game_from_seed(job["seed"], players=job["players"], rules=rules)
+    return Game(rules, job["players"], parse_compact(job["deck"], rules.variant))
+
+
+def solve_job(job: dict, timeout: float | None) -> Row:
+    """Solve one job's deck from the start; the line is replayed in the engine by
+    :func:`solver.solve.solve` before it is returned."""
+    from ..solve import solve
+
+    game = job_game(job)
+    sol = solve(game, timeout=timeout)
+    return Row(
+        key=job["key"], seed=job["seed"], players=game.num_players, variant=game.variant.name,
+        rules=json.dumps(game.rules.to_json_options(), sort_keys=True),
+        deck=format_compact(game.deck, game.variant),
+        max_score=sol.max_score, upper_bound=sol.upper_bound, perfect=game.perfect_score,
+        exact=sol.exact, proof_kind=sol.proof.kind, proof_reason=sol.proof.reason,
+        methods=",".join(sol.proof.methods), seconds=float(sol.stats.get("time", 0.0)),
+        nodes=int(sol.stats.get("nodes", 0)), line=line_json(sol.actions), timeout=timeout,
+    )

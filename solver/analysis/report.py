@@ -1,0 +1,152 @@
+"""Summaries of a result store: score distributions, winnable shares, bound reasons, the
+slowest decks; as text, JSON, CSV and PNG charts."""
+from __future__ import annotations
+
+import csv
+import math
+import statistics
+from collections import Counter, defaultdict
+
+from .store import FIELDS, Store
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarise(store: Store, slowest: int = 10) -> dict:
+    groups: dict[tuple[str, int], list] = defaultdict(list)
+    rows = store.rows()
+    for r in rows:
+        groups[(r.variant, r.players)].append(r)
+    out = []
+    for (variant, players), rs in sorted(groups.items()):
+        winnable = sum(r.winnable is True for r in rs)
+        unwinnable = sum(r.winnable is False for r in rs)
+        decided = winnable + unwinnable
+        lo, hi = wilson(winnable, decided)
+        times = [r.seconds for r in rs]
+        out.append({
+            "variant": variant,
+            "players": players,
+            "decks": len(rs),
+            "exact": sum(r.exact for r in rs),
+            "winnable": winnable,
+            "unwinnable": unwinnable,
+            "undecided": len(rs) - decided,
+            "winnable_share": winnable / decided if decided else None,
+            "winnable_share_95": [lo, hi],
+            "max_scores": {str(k): v for k, v in sorted(Counter(r.max_score for r in rs if r.exact).items())},
+            "open_bounds": {f"{k[0]}..{k[1]}": v for k, v in
+                            sorted(Counter((r.max_score, r.upper_bound) for r in rs if not r.exact).items())},
+            "proof_kinds": dict(Counter(r.proof_kind for r in rs if r.max_score < r.perfect).most_common()),
+            "seconds_mean": statistics.fmean(times),
+            "seconds_median": statistics.median(times),
+            "seconds_max": max(times),
+            "seconds_total": sum(times),
+        })
+    slow = sorted(rows, key=lambda r: -r.seconds)[:slowest]
+    return {
+        "store": store.path,
+        "rows": len(rows),
+        "groups": out,
+        "slowest": [{"key": r.key, "players": r.players, "variant": r.variant, "seconds": r.seconds,
+                     "max_score": r.max_score, "upper_bound": r.upper_bound, "proof_kind": r.proof_kind}
+                    for r in slow],
+    }
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.2f}%"
+
+
+def format_text(summary: dict) -> str:
+    lines = [f"{summary['store']}: {summary['rows']} decks", ""]
+    head = f"{'variant':<20} {'pl':>2} {'decks':>7} {'exact':>7} {'winnable':>9} {'share':>8} {'95% CI':>16} {'undec.':>6} {'mean s':>8} {'max s':>7}"
+    lines.append(head)
+    lines.append("-" * len(head))
+    for g in summary["groups"]:
+        lo, hi = g["winnable_share_95"]
+        ci = f"{100 * lo:.1f}-{100 * hi:.1f}%" if g["winnable"] + g["unwinnable"] else "-"
+        lines.append(f"{g['variant']:<20} {g['players']:>2} {g['decks']:>7} {g['exact']:>7} {g['winnable']:>9} "
+                     f"{_pct(g['winnable_share']):>8} {ci:>16} {g['undecided']:>6} {g['seconds_mean']:>8.3f} {g['seconds_max']:>7.2f}")
+    for g in summary["groups"]:
+        lines.append("")
+        lines.append(f"{g['variant']}, {g['players']} players")
+        dist = ", ".join(f"{s}: {n}" for s, n in sorted(g["max_scores"].items(), key=lambda kv: -int(kv[0])))
+        lines.append(f"  exact maximum scores: {dist or '-'}")
+        if g["open_bounds"]:
+            lines.append("  not exact (best..bound): " + ", ".join(f"{b}: {n}" for b, n in g["open_bounds"].items()))
+        if g["proof_kinds"]:
+            lines.append("  why not perfect: " + ", ".join(f"{k} {n}" for k, n in g["proof_kinds"].items()))
+    if summary["slowest"]:
+        lines.append("")
+        lines.append("slowest decks:")
+        for s in summary["slowest"]:
+            verdict = str(s["max_score"]) if s["max_score"] == s["upper_bound"] else f"{s['max_score']}..{s['upper_bound']}"
+            lines.append(f"  {s['key']:<28} {s['players']}p {s['variant']:<18} {s['seconds']:8.2f} s  max {verdict} ({s['proof_kind']})")
+    return "\n".join(lines)
+
+
+def write_csv(store: Store, path: str) -> int:
+    rows = store.dump()
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    return len(rows)
+
+
+def plot(summary: dict, folder: str) -> list[str]:
+    """PNG charts: the maximum-score distribution of each group, and the winnable share."""
+    import os
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    groups = summary["groups"]
+    if not groups:
+        return written
+    fig, axes = plt.subplots(len(groups), 1, figsize=(8, 2.2 * len(groups)), squeeze=False)
+    for ax, g in zip(axes[:, 0], groups):
+        scores = sorted((int(s), n) for s, n in g["max_scores"].items())
+        if scores:
+            xs, ys = zip(*scores)
+            ax.bar(xs, [100 * y / g["decks"] for y in ys], color="#4477aa")
+        ax.set_title(f"{g['variant']}, {g['players']} players ({g['decks']} decks)", fontsize=9)
+        ax.set_ylabel("% of decks")
+        ax.set_yscale("log")
+    axes[-1, 0].set_xlabel("exact maximum score")
+    fig.tight_layout()
+    p = os.path.join(folder, "max_scores.png")
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    written.append(p)
+
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    labels = [f"{g['variant'][:12]}\n{g['players']}p" for g in groups]
+    shares = [100 * (g["winnable_share"] or 0) for g in groups]
+    errs = [[max(0.0, 100 * ((g["winnable_share"] or 0) - g["winnable_share_95"][0])) for g in groups],
+            [max(0.0, 100 * (g["winnable_share_95"][1] - (g["winnable_share"] or 0))) for g in groups]]
+    ax.bar(range(len(groups)), shares, yerr=errs, color="#228833", capsize=3)
+    ax.set_xticks(range(len(groups)), labels, fontsize=7)
+    ax.set_ylabel("winnable seeds (%)")
+    ax.set_ylim(min(shares + [100]) * 0.98 if shares else 0, 100)
+    ax.set_title("Share of decks where the perfect score is reachable (95% CI)")
+    fig.tight_layout()
+    p = os.path.join(folder, "winnable_share.png")
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    written.append(p)
+    return written

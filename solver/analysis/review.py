@@ -1,0 +1,144 @@
+"""Game review: the exact maximum still reachable after every turn of a real game, and
+the actions that lowered it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..game import Action, GameRecord, State
+from ..render import describe_turn
+from ..solve import solve
+
+
+@dataclass
+class Point:
+    """The position after ``turn`` actions (0: the deal)."""
+
+    turn: int
+    max_score: int  # best line found from here (the exact maximum when ``exact``)
+    upper_bound: int
+    exact: bool
+    score: int  # the game's own score at this point
+    proof_kind: str
+    best_line: list[Action]
+    seconds: float
+
+
+@dataclass
+class Drop:
+    """Action number ``turn`` (1-based) lowered the maximum from ``before`` to ``after``;
+    ``better`` is what the best line played instead (it keeps ``before``)."""
+
+    turn: int
+    player: str
+    action: str
+    before: int
+    after: int
+    better: str
+    certain: bool  # proven: the upper bound after is below the line before
+
+
+@dataclass
+class Review:
+    points: list[Point]
+    drops: list[Drop]
+    descriptions: list[str]  # one per action
+    final_score: int
+    perfect: int
+
+    def to_json(self) -> dict:
+        return {
+            "perfect": self.perfect,
+            "final_score": self.final_score,
+            "turns": [{"turn": p.turn, "action": self.descriptions[p.turn - 1] if p.turn else None,
+                       "max_score": p.max_score, "upper_bound": p.upper_bound, "exact": p.exact,
+                       "score": p.score, "proof_kind": p.proof_kind, "seconds": p.seconds} for p in self.points],
+            "drops": [d.__dict__ for d in self.drops],
+        }
+
+
+def review(rec: GameRecord, timeout: float | None = None, progress=None) -> Review:
+    """Solve the position before the first action and after each action. ``timeout`` is
+    per position. Every best line is replayed in the engine; a drop at action t is
+    reported with the best line's first action from the position before it."""
+    st = rec.game.initial_state()
+    points: list[Point] = []
+    descriptions: list[str] = []
+    states: list[State] = []
+    for i, a in enumerate(rec.actions + [None]):
+        sol = solve(st, timeout=timeout)  # its line is replayed in the engine
+        points.append(Point(i, sol.max_score, sol.upper_bound, sol.exact, st.score, sol.proof.kind,
+                            sol.actions, float(sol.stats.get("time", 0.0))))
+        states.append(st.copy())
+        if progress:
+            progress(i)
+        if a is None:
+            break
+        done = st.check(a)  # the action with what it touched, for the description
+        descriptions.append(describe_turn(st, done).split(". ", 1)[1])
+        st.apply(a)
+    drops = []
+    for i in range(1, len(points)):
+        before, after = points[i - 1], points[i]
+        # proven: everything reachable after the action is below a line that existed before
+        # it; with timeouts, a lower best line alone is reported as an unproven drop
+        if after.max_score < before.max_score:
+            g = rec.game
+            better = before.best_line[0].describe(g) if before.best_line else "-"
+            drops.append(Drop(i, g.player_name(states[i - 1].current), descriptions[i - 1].split(": ", 1)[1],
+                              before.max_score, after.max_score, better,
+                              certain=after.upper_bound < before.max_score))
+    return Review(points, drops, descriptions, st.score, rec.game.perfect_score)
+
+
+def format_text(rv: Review, rec: GameRecord) -> str:
+    lines = [f"{'turn':>4}  {'action':<44} {'score':>5}  {'max':>7}"]
+    p0 = rv.points[0]
+    lines.append(f"{0:>4}  {'(deal)':<44} {p0.score:>5}  {_fmt(p0):>7}")
+    drops = {d.turn: d for d in rv.drops}
+    for p in rv.points[1:]:
+        mark = ""
+        if p.turn in drops:
+            d = drops[p.turn]
+            mark = f"  <- drop {d.before}->{d.after}; {d.better} keeps {d.before}"
+        lines.append(f"{p.turn:>4}  {rv.descriptions[p.turn - 1]:<44} {p.score:>5}  {_fmt(p):>7}{mark}")
+    lines.append("")
+    if rv.drops:
+        lines.append(f"The maximum fell {len(rv.drops)} time(s): " + "; ".join(
+            f"turn {d.turn} ({d.player}: {d.action}) {d.before}->{d.after}" for d in rv.drops))
+    else:
+        lines.append(f"The maximum never fell: {p0.max_score} was still reachable at the end.")
+    lines.append(f"Final score {rv.final_score}/{rv.perfect}; maximum at the deal {_fmt(p0)}.")
+    return "\n".join(lines)
+
+
+def _fmt(p: Point) -> str:
+    return str(p.max_score) if p.exact else f"{p.max_score}..{p.upper_bound}"
+
+
+def plot(rv: Review, path: str, title: str = "") -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    turns = [p.turn for p in rv.points]
+    fig, ax = plt.subplots(figsize=(10, 4))
+    ax.step(turns, [p.upper_bound for p in rv.points], where="post", color="#aa3377", lw=1, ls="--",
+            label="upper bound" if not all(p.exact for p in rv.points) else None)
+    ax.step(turns, [p.max_score for p in rv.points], where="post", color="#4477aa", lw=2, label="maximum still reachable")
+    ax.plot(turns, [p.score for p in rv.points], color="#228833", lw=1.5, label="score so far")
+    for k, d in enumerate(rv.drops):
+        ax.annotate(f"{d.turn}: {d.action}", (d.turn, d.after), xytext=(0, -28 - 14 * (k % 2)), textcoords="offset points",
+                    fontsize=7, ha="center", arrowprops=dict(arrowstyle="->", lw=0.6))
+        ax.plot([d.turn], [d.after], "o", color="#ee6677")
+    ax.set_xlabel("turn (actions taken)")
+    ax.set_ylabel("score")
+    ax.set_ylim(0, rv.perfect + 1)
+    ax.set_title(title or "Game review")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    finally:
+        plt.close(fig)
