@@ -1,0 +1,320 @@
+"""Batch analysis (jobs, store, runner, report) and game review."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import SHARED, assert_clean_error, real_game_files, run_cli
+from solver.analysis.jobs import job_game, make_jobs, parse_range, solve_job
+from solver.analysis.review import review
+from solver.analysis.run import run_batch
+from solver.analysis.store import FIELDS, Store
+from solver.game import Action, MalformedError, format_compact, load_file
+from solver.solve import replay_score, solve
+
+NV = SHARED / "decks" / "nv_winnable.jsonl"
+HARD = SHARED / "decks" / "hard_2p.jsonl"
+
+
+def deck_file(tmp_path, src=NV, n=8, start=0, name="decks.jsonl"):
+    lines = src.read_text().splitlines()[start:start + n]
+    p = tmp_path / name
+    p.write_text("\n".join(lines) + "\n")
+    return p, [json.loads(x) for x in lines]
+
+
+# --- seed ranges -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, want", [
+    ("p3v0s1..100000", ("p3v0s", 1, 100000)),
+    ("p2v0s5..p2v0s7", ("p2v0s", 5, 7)),
+    ("abc10..10", ("abc", 10, 10)),
+])
+def test_parse_range(text, want):
+    assert parse_range(text) == want
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("p3v0s10..5", "below first"),
+    ("p3v0s1..p2v0s9", "different prefixes"),
+    ("p3v0s..9", "expected PREFIX"),
+    ("p3v0s1..x", "expected PREFIX"),
+])
+def test_bad_range(text, needle):
+    with pytest.raises(MalformedError, match=needle):
+        parse_range(text)
+
+
+# --- jobs ----------------------------------------------------------------------------
+
+def test_jobs_from_jsonl_keep_ids_players_and_decks(tmp_path):
+    p, objs = deck_file(tmp_path, n=5)
+    jobs = make_jobs([str(p)])
+    assert [j["key"] for j in jobs] == [f"decks.jsonl:{o['id']}" for o in objs]
+    for j, o in zip(jobs, objs):
+        g = job_game(j)
+        assert g.num_players == o["players"]
+        assert [c.to_json() for c in g.deck] == o["deck"]
+
+
+def test_jobs_from_compact_text_and_folder(tmp_path):
+    _, objs = deck_file(tmp_path, n=3)
+    games = [job_game(j) for j in make_jobs([str(tmp_path / "decks.jsonl")])]
+    txt = tmp_path / "decks.txt"
+    txt.write_text("# three decks\n" + "\n".join(format_compact(g.deck, g.variant) for g in games) + "\n")
+    jobs = make_jobs([str(txt)], players=2)
+    assert [job_game(j).deck for j in jobs] == [g.deck for g in games]
+    assert [j["key"] for j in jobs] == ["decks.txt:2", "decks.txt:3", "decks.txt:4"]
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for f in real_game_files():
+        (folder / f.name).write_bytes(f.read_bytes())
+    jobs = make_jobs([str(folder)])
+    assert [j["key"] for j in jobs] == [f.name for f in real_game_files()]
+    assert [job_game(j).deck for j in jobs] == [load_file(f).game.deck for f in real_game_files()]
+
+
+def test_duplicate_job_keys_are_rejected(tmp_path):
+    p, _ = deck_file(tmp_path, n=2)
+    with pytest.raises(MalformedError, match="given twice"):
+        make_jobs([str(p), str(p)])
+
+
+# --- running and storing ---------------------------------------------------------------
+
+def stable(row: dict) -> tuple:
+    """A stored row without its timings."""
+    return tuple(v for k, v in row.items() if k not in ("seconds", "nodes", "finished_at"))
+
+
+def test_analyse_stores_what_solve_computes_and_resumes(tmp_path):
+    p, objs = deck_file(tmp_path, n=6, start=300)  # 3-player decks: fast and deterministic
+    db = tmp_path / "r.sqlite"
+    res = run_cli("analyse", p, "--db", db, "--jobs", "2", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "6 solved" in res.stdout
+    with Store(db) as st:
+        rows = st.rows()
+        assert len(rows) == 6 and [r.key for r in rows] == sorted(f"decks.jsonl:{o['id']}" for o in objs)
+        for r in rows:
+            job = next(j for j in make_jobs([str(p)]) if j["key"] == r.key)
+            g = job_game(job)
+            sol = solve(g, timeout=10)
+            assert (r.max_score, r.upper_bound, r.exact) == (sol.max_score, sol.upper_bound, sol.exact)
+            line = [Action.from_json(a) for a in json.loads(r.line)]
+            assert replay_score(g.initial_state(), line) == r.max_score
+            assert r.deck == format_compact(g.deck, g.variant)
+        first = st.dump()
+    res = run_cli("analyse", p, "--db", db, "--quiet")
+    assert res.exit_code == 0 and "0 solved" in res.stdout and "6 already stored" in res.stdout
+    with Store(db) as st:
+        assert st.dump() == first  # nothing rewritten
+
+
+def test_store_rejects_duplicates_and_foreign_files(tmp_path):
+    p, _ = deck_file(tmp_path, n=1, start=300)
+    row = solve_job(make_jobs([str(p)])[0], timeout=10)
+    with Store(tmp_path / "a.sqlite") as st:
+        assert st.add(row) is True
+        assert st.add(row) is False
+        assert len(st) == 1
+    other = tmp_path / "other.sqlite"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+    with pytest.raises(MalformedError, match="not a result store"):
+        Store(other)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("this is not a database at all, just some text" * 20)
+    with pytest.raises(MalformedError, match="not a readable result store"):
+        Store(junk)
+
+
+def test_run_batch_in_process_and_pool_agree(tmp_path):
+    p, _ = deck_file(tmp_path, n=6, start=450)  # 5-player decks
+    jobs = make_jobs([str(p)])
+    with Store(tmp_path / "one.sqlite") as a, Store(tmp_path / "two.sqlite") as b:
+        r1 = run_batch(jobs, a, timeout=10, workers=1)
+        r2 = run_batch(jobs, b, timeout=10, workers=2)
+        assert (r1.solved, r2.solved) == (6, 6)
+        assert [stable(r) for r in a.dump()] == [stable(r) for r in b.dump()]
+
+
+def same_facts(a: dict, b: dict) -> bool:
+    """Two results of one deck agree: same deck, and where both are exact the same maximum;
+    otherwise their [best, bound] intervals overlap (a timeout may stop one earlier)."""
+    if a["deck"] != b["deck"]:
+        return False
+    if a["exact"] and b["exact"]:
+        return a["max_score"] == b["max_score"]
+    return max(a["max_score"], b["max_score"]) <= min(a["upper_bound"], b["upper_bound"])
+
+
+def test_killed_run_loses_nothing_and_duplicates_nothing(tmp_path):
+    """SIGKILL a batch mid-way, check the store is intact, resume, and compare with an
+    uninterrupted run."""
+    p, _ = deck_file(tmp_path, n=600)
+    db = tmp_path / "killed.sqlite"
+    cmd = [sys.executable, "-m", "solver.cli", "analyse", str(p), "--db", str(db), "--jobs", "2",
+           "--timeout", "2", "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+        if db.exists():
+            con = sqlite3.connect(db)
+            try:
+                n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            except sqlite3.Error:
+                n = 0
+            finally:
+                con.close()
+            if n >= 20:
+                break
+    assert proc.poll() is None, "the batch finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with Store(db) as st:
+        partial = {r["key"]: r for r in st.dump()}
+    assert 20 <= len(partial) < 600, len(partial)  # killed mid-way, what finished is there
+    res = run_cli("analyse", p, "--db", db, "--jobs", "2", "--timeout", "2", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert f"{len(partial)} already stored" in res.stdout
+    clean = tmp_path / "clean.sqlite"
+    assert run_cli("analyse", p, "--db", clean, "--jobs", "2", "--timeout", "2", "--quiet").exit_code == 0
+    with Store(db) as a, Store(clean) as b:
+        resumed, full = a.dump(), b.dump()
+        assert len(a.done_keys()) == len(resumed) == 600  # no duplicates, nothing missing
+    assert [r["key"] for r in resumed] == [r["key"] for r in full]
+    assert all(same_facts(x, y) for x, y in zip(resumed, full))
+    for r in resumed:  # rows that finished before the kill are the very same rows
+        if r["key"] in partial:
+            assert r == partial[r["key"]]
+
+
+def test_dask_local_cluster_and_scheduler_address(tmp_path):
+    pytest.importorskip("dask.distributed")
+    from dask.distributed import LocalCluster
+
+    p, _ = deck_file(tmp_path, n=4, start=300)
+    db = tmp_path / "dask.sqlite"
+    res = run_cli("analyse", p, "--db", db, "--dask", "--jobs", "2", "--quiet")
+    assert res.exit_code == 0, res.output
+    ref = tmp_path / "ref.sqlite"
+    assert run_cli("analyse", p, "--db", ref, "--jobs", "1", "--quiet").exit_code == 0
+    with Store(db) as a, Store(ref) as b:
+        assert [stable(r) for r in a.dump()] == [stable(r) for r in b.dump()]
+    p2, _ = deck_file(tmp_path, n=3, start=320, name="more.jsonl")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        res = run_cli("analyse", p2, "--db", db, "--scheduler", cluster.scheduler_address, "--quiet")
+    assert res.exit_code == 0, res.output
+    with Store(db) as a:
+        assert len(a) == 7
+
+
+# --- report --------------------------------------------------------------------------------
+
+def test_report_text_json_csv_and_plots(tmp_path):
+    p, objs = deck_file(tmp_path, n=6, start=0)  # 2-player decks
+    q, more = deck_file(tmp_path, n=4, start=300, name="three.jsonl")
+    db = tmp_path / "r.sqlite"
+    assert run_cli("analyse", p, q, "--db", db, "--jobs", "2", "--quiet").exit_code == 0
+    res = run_cli("report", db, "--json")
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    groups = {(g["variant"], g["players"]): g for g in summary["groups"]}
+    assert set(groups) == {("No Variant", 2), ("No Variant", 3)}
+    with Store(db) as st:
+        rows = st.rows()
+    for (v, n), g in groups.items():
+        mine = [r for r in rows if r.players == n]
+        assert g["decks"] == len(mine)
+        assert g["winnable"] == sum(r.max_score == 25 for r in mine)
+        assert sum(g["max_scores"].values()) == sum(r.exact for r in mine)
+    labels = {f"decks.jsonl:{o['id']}": o["winnable"] for o in objs} | {f"three.jsonl:{o['id']}": o["winnable"] for o in more}
+    assert groups[("No Variant", 2)]["winnable"] == sum(v for k, v in labels.items() if k.startswith("decks"))
+    assert summary["slowest"][0]["seconds"] == max(r.seconds for r in rows)
+    text = run_cli("report", db).stdout
+    assert "No Variant" in text and "slowest decks" in text
+    out = tmp_path / "rows.csv"
+    plots = tmp_path / "plots"
+    res = run_cli("report", db, "--csv", out, "--plot", plots)
+    assert res.exit_code == 0, res.output
+    with open(out) as fh:
+        got = list(csv.DictReader(fh))
+    assert len(got) == 10 and list(got[0]) == list(FIELDS)
+    for name in ("max_scores.png", "winnable_share.png"):
+        assert (plots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- review ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", real_game_files(), ids=lambda p: p.name)
+def test_review_of_real_games(path):
+    rec = load_file(path)
+    rv = review(rec, timeout=30)
+    pts = rv.points
+    assert len(pts) == len(rec.actions) + 1
+    assert all(p.exact for p in pts)
+    assert all(b.max_score <= a.max_score for a, b in zip(pts, pts[1:])), "the maximum rose"
+    final = rec.state_after()
+    assert pts[-1].max_score == final.score == rv.final_score
+    # every drop: the best line before the action reaches the old maximum in the engine,
+    # and the exact maximum after it is lower
+    for d in rv.drops:
+        before = rec.state_after(d.turn - 1)
+        assert replay_score(before, pts[d.turn - 1].best_line) == d.before
+        after = rec.state_after(d.turn)
+        sol = solve(after, timeout=30)
+        assert sol.exact and sol.max_score == d.after < d.before
+        assert d.certain
+    # turns without a drop keep the maximum
+    drop_turns = {d.turn for d in rv.drops}
+    for i in range(1, len(pts)):
+        if i not in drop_turns:
+            assert pts[i].max_score == pts[i - 1].max_score
+    assert sum(d.before - d.after for d in rv.drops) == pts[0].max_score - pts[-1].max_score
+
+
+def test_review_cli_finds_the_drops_of_the_5_player_game(tmp_path):
+    path = next(p for p in real_game_files() if p.name.startswith("p5v0s198"))
+    png = tmp_path / "review.png"
+    res = run_cli("review", path, "--json", "--plot", png)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["final_score"] == 23 and out["turns"][0]["max_score"] == 25
+    assert [(d["before"], d["after"]) for d in out["drops"]] and out["drops"][-1]["after"] == 23
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    text = run_cli("review", path).stdout
+    assert "drop" in text and "Final score 23/25" in text
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+def test_bad_inputs_give_one_line_errors(tmp_path):
+    assert_clean_error(run_cli("analyse", "p3v0s9..1", "--db", tmp_path / "x.sqlite"), "below first")
+    assert_clean_error(run_cli("analyse", "nofile.jsonl", "--db", tmp_path / "x.sqlite"), "nofile.jsonl")
+    p, _ = deck_file(tmp_path, n=1)
+    assert_clean_error(run_cli("analyse", p, "--db", tmp_path / "x.sqlite", "--timeout", "0"), "--timeout")
+    assert_clean_error(run_cli("analyse", p, "--dask", "--scheduler", "tcp://x:1", "--db", tmp_path / "x.sqlite"), "not both")
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database, " * 100)
+    assert_clean_error(run_cli("analyse", p, "--db", junk), "not a readable result store")
+    assert junk.read_text() == "not a database, " * 100  # untouched
+    assert_clean_error(run_cli("report", tmp_path / "missing.sqlite"), "no such store")
+    assert not (tmp_path / "missing.sqlite").exists()
+    assert_clean_error(run_cli("report", junk), "not a readable result store")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(NV.read_text().splitlines()[0] + "\n" + '{"id": "x", "players": 2, "deck": [\n')
+    assert_clean_error(run_cli("analyse", bad, "--db", tmp_path / "y.sqlite"), "line 2")
+    assert_clean_error(run_cli("review", tmp_path / "nothing.json"), "nothing.json")
+    assert_clean_error(run_cli("review", real_game_files()[0], "--plot", tmp_path / "x.txt"), ".png")
