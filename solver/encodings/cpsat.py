@@ -1,25 +1,32 @@
 """CP-SAT encoding of full-information Hanabi: the maximum final score from a position.
 
-The rest of the game is unrolled over turns ``t = 0 .. H-1`` (turn 0 is the position's
-current turn) with a horizon ``H`` that no legal line can exceed. Every solution of the
-model is a legal line of the rules engine, and every legal line is a solution up to two
-score-preserving restrictions, each proved where it is added:
+Time is counted in *events*, not turns. While the deck has cards every play or discard is
+followed by a draw, so every turn before the last draw is either a clue or the removal of
+the next deck card. The game from the position is therefore D *steps* (D = cards left in
+the deck) — step e is a run of ``run[e]`` clue turns followed by the turn that removes deck
+card e (it goes to the actor's hand, or with deck plays the last card may be played straight
+from the deck) — and then the final round, F events of one turn each (F = players, or the
+turns left if the final round has begun). Deck card j is drawn at step j, so its holder is
+the actor of step j: who holds what is known at every step, and no horizon is needed.
 
-- *seed*: when a line scoring L is known (the hint, or greedy playouts), only lines
-  scoring more than L are modelled; that shortens the horizon and adds a pace
-  constraint. An infeasible model then proves L optimal.
-- *symmetry breaking*: a round of clues (one by every player) before the last draw is
-  played as late as possible (``canonical_line`` makes the same moves to a line).
+Every solution of the model is a legal line of the rules engine, and every legal line is a
+solution up to one score-preserving restriction: *symmetry breaking* between two copies of
+a card (same suit and rank) in one hand: the lower-order copy is used first
+(``canonical_line`` renames the copies of a line the same way). The model holds only lines
+scoring at least ``target`` (and at most ``upper``), so an infeasible model proves every
+score in that range unreachable.
 
-So the optimum is the maximum score and CP-SAT's proven objective bound is an upper
-bound on it. With full information a clue only spends a token (no rule looks at what it
-touched): the model has a single "clue" action per turn and the decoder picks a concrete
-legal clue.
+``cpsat_max`` decides in two phases: first the feasibility question "can the game reach the
+cards' bound?" (a model without objective: often infeasible at once), then, if not, the
+maximisation over the lines that beat the seed line (the hint or greedy playouts). With
+full information a clue only spends a token (no rule looks at what it touched): the model
+counts clues and the decoder picks concrete legal clues.
 
-Layout, as in the OR-Tools CP-SAT samples: data -> variables -> constraints ->
-objective -> solve -> decode. The solution is decoded into engine :class:`Action` s,
-replayed through the engine, and its score checked against the objective; a mismatch
-raises, since it would be a bug in the encoding.
+Layout, as in the OR-Tools CP-SAT samples: data -> variables -> constraints -> objective ->
+solve -> decode. Each constraint block opens with its rule in plain words; blocks marked
+*redundant* follow from the others and only help the solver. The solution is decoded into
+engine :class:`Action` s, replayed through the engine, and its score checked against the
+objective; a mismatch raises, since it would be a bug in the encoding.
 
 Public API: :func:`cpsat_max` returning a :class:`CpsatResult`; :func:`model_accepts`
 (does the model hold a given line? for tests); :func:`canonical_line`, :func:`greedy_line`.
@@ -40,6 +47,7 @@ __all__ = ["CpsatResult", "canonical_line", "cpsat_max", "greedy_line", "model_a
 
 # kinds of model actions (how a chosen action literal is decoded)
 _PLAY, _MISPLAY, _DISCARD, _DECK_PLAY, _DECK_MISPLAY, _CLUE = range(6)
+_HAND_USES = (_PLAY, _MISPLAY, _DISCARD)
 
 
 @dataclass(frozen=True)
@@ -49,10 +57,11 @@ class CpsatResult:
     - ``status``: ``'optimal'`` (``max_score`` is proven maximal), ``'feasible'`` (a line
       was found, not proven best) or ``'unknown'`` (no line found in time).
     - ``max_score``: score of the best line found, as replayed by the engine (None if none).
-    - ``upper_bound``: CP-SAT's proven bound: no line from the position scores more.
+    - ``upper_bound``: the proven bound: no line from the position scores more.
     - ``actions``: the best line found, engine actions from the position to the end.
-    - ``stats``: model size and times (``variables``, ``constraints``, ``turns``, ``time``
-      = CP-SAT's solve wall time, ``wall_time`` = total including build and decode, ...).
+    - ``stats``: model size and times (``variables``, ``constraints``, ``turns`` = events
+      of the model, ``time`` = CP-SAT's solve wall time over all phases, ``wall_time`` =
+      total including build and decode, ``phases`` = one entry per CP-SAT call, ...).
     """
 
     status: str
@@ -71,15 +80,21 @@ def _neg(lit):
 
 
 class _Encoding:
-    """Builds the model for one position; keeps the variables for hinting and decoding."""
+    """Builds the model for one position; keeps the variables for hinting and decoding.
 
-    def __init__(self, state: State, lower: int = 0, canonical: bool = True):
+    ``target``: only lines scoring at least this are modelled (0: every line).
+    ``upper``: only lines scoring at most this (None: no cap). ``maximize``: with the
+    objective "maximise the score" (else a feasibility model). ``symmetry``: break the
+    symmetry between copies of a card. ``redundant``: add the implied constraints."""
+
+    def __init__(self, state: State, target: int = 0, *, upper: int | None = None, maximize: bool = True,
+                 symmetry: bool = True, redundant: bool = True):
         self.model = cp_model.CpModel()
-        self.canonical = canonical
-        self._data(state, lower)
+        self.symmetry, self.redundant = symmetry, redundant
+        self._data(state, target, upper)
         self._variables()
         self._constraints()
-        self._objective()
+        self._objective(maximize)
 
     # ---- literal helpers --------------------------------------------------------------
     def _clause(self, *lits) -> None:
@@ -95,6 +110,12 @@ class _Encoding:
         """``a`` implies at least one literal of ``conclusion``."""
         self._clause(_neg(a), *conclusion)
 
+    def _and(self, x, lits) -> None:
+        """x <-> AND(lits) (x a variable)."""
+        for lit in lits:
+            self._implies(x, lit)
+        self._clause(x, *[_neg(lit) for lit in lits])
+
     def _ge(self, var, k: int, name: str):
         """A new literal that holds iff the integer ``var >= k`` (an order-encoding view)."""
         b = self.model.new_bool_var(name)
@@ -105,515 +126,548 @@ class _Encoding:
     # =====================================================================================
     # data
     # =====================================================================================
-    def _data(self, st: State, lower: int) -> None:
+    def _data(self, st: State, target: int, upper: int | None) -> None:
         g = st.game
-        self.lower = lower  # only lines scoring at least this must be in the model
-        self.state = st
-        self.game = g
+        self.state, self.game = st, g
+        self.target, self.upper = target, upper
         self.n = n = g.num_players
-        self.N = N = len(g.deck)
-        self.d0 = st.next_draw  # deck card k (k = 0 is the top) has order d0 + k
-        self.D = D = N - st.next_draw  # cards left in the deck
+        self.h = g.hand_size
+        self.N = len(g.deck)
+        self.d0 = st.next_draw  # deck card j (j = 0 is the top) has order d0 + j
+        self.D = D = self.N - st.next_draw  # cards left in the deck = steps
         self.c0, self.k0 = st.clues, st.strikes
-        self.max_clues, self.limit = g.max_clues, g.strike_limit
+        self.M, self.L = g.max_clues, g.strike_limit
         self.S = g.variant.num_suits
         self.top = list(g.max_rank)  # a suit is complete at its highest rank
         self.st0 = list(st.stacks)
+        self.cur0 = sum(self.st0)
         self.suit, self.rank = g.suit_of, g.rank_of
         self.rules = g.rules
+        self.hands0 = [list(hand) for hand in st.hands]
+        self.holder0 = {o: p for p, hand in enumerate(self.hands0) for o in hand}
+        # While the deck has cards every hand is full (the deal fills them, every play or
+        # discard draws); once it is empty the final round has begun.
+        if D > 0 and any(len(hand) != self.h for hand in self.hands0):
+            raise ValueError("position has cards in the deck but a hand that is not full")
+        if D == 0 and st.turns_left is None:
+            raise ValueError("position has an empty deck but no final-round counter")
+        self.F = n if D > 0 else st.turns_left  # events (turns) of the final round
+        self.E = D + self.F
+        self.last = self.N - 1 if D else None  # the card a deck play plays
         self.deck_plays = bool(g.rules.deck_plays) and D >= 1
-        self.turns_left = st.turns_left
-        self.hands = [list(h) for h in st.hands]
-        self.holder0 = {o: p for p, h in enumerate(self.hands) for o in h}
+        # hand sizes as the final round begins (each player then acts once at most)
+        self.final_size = [self.h if D > 0 else len(hand) for hand in self.hands0]
         # Cards still in play: in a hand or in the deck. A stack can only rise to ``reach``:
         # every rank above its height needs a live card of that suit and rank.
-        live = set(self.holder0) | set(range(self.d0, N))
+        self.live = sorted(list(self.holder0) + list(range(self.d0, self.N)))
+        kinds = {(self.suit[o], self.rank[o]) for o in self.live}
         self.reach = []
         for s in range(self.S):
             r = self.st0[s]
-            while r < self.top[s] and any(self.suit[o] == s and self.rank[o] == r + 1 for o in live):
+            while r < self.top[s] and (s, r + 1) in kinds:
                 r += 1
             self.reach.append(r)
 
-        # Horizon H: no legal line from here that scores at least ``lower`` lasts longer.
-        # - If the deck is already empty (turns_left set), at most turns_left turns remain.
-        # - Otherwise every turn is a "use" (a play or discard, which takes a card from the
-        #   deck while it has cards) or a clue, which spends a token. Before the deck runs
-        #   out there are at most D uses (one deck card each), then each player has exactly
-        #   one more turn: at most U <= D + n uses in all. Tokens only come back from
-        #   discards and completed suits, at most one per use.
-        #   (a) Before the last draw there are at most D uses and c0 + D clues, then n
-        #       turns: H <= 2D + c0 + n.
-        #   (b) With P fitting plays (P = final stacks - current stacks) and C completed
-        #       suits, at most U - P discards, so at most c0 + U - P + C clues:
-        #       turns <= 2U - P + c0 + C <= 2(D + n) + c0 + C - P.
-        #   A line scoring at least lower > 0 has P >= lower - (current stacks) (a line
-        #   struck out with score 0 is not one of them), so (b) bounds its length too.
-        self.cur0 = sum(self.st0)
-        self.C = sum(1 for s in range(self.S) if self.st0[s] < self.top[s] == self.reach[s])
-        self.turn_cap = 2 * (D + n) + self.c0 + self.C  # (b) is: turns <= turn_cap - P
-        if self.turns_left is not None:
-            self.H = self.turns_left
-        else:
-            self.H = 2 * D + self.c0 + n
-            if lower > 0:
-                self.H = max(1, min(self.H, self.turn_cap - (lower - self.cur0)))
+    def deck_index(self, o: int) -> int | None:
+        """j for deck card j (drawn at step j), None for a card in a hand now."""
+        return None if o in self.holder0 else o - self.d0
 
-    def actor(self, t: int) -> int:
-        """The player acting at turn t: turns pass round the table, whatever happens."""
-        return (self.state.current + t) % self.n
+    def could_fit(self, o: int, e: int) -> bool:
+        """Card o can fit at event e: it is above its stack, within reach, and its stack
+        can be one below it by then (a stack rises at most one per event)."""
+        s, r = self.suit[o], self.rank[o]
+        return self.st0[s] < r <= self.reach[s] and r - 1 - self.st0[s] <= e
 
     # =====================================================================================
     # variables
     # =====================================================================================
     def _variables(self) -> None:
-        m, H, n, D, S = self.model, self.H, self.n, self.D, self.S
+        m, n, D, E, S, M = self.model, self.n, self.D, self.E, self.S, self.M
 
-        # -- position before turn t, for t = 0..H (t = H is the end of the game) --------
-        # alive[t]          the game is not over before turn t
-        # clues[t]          clue tokens available
-        # strikes[t]        strikes so far
-        # stack[t, s]       height of suit s's stack
-        # drawn[t]          cards taken from the deck so far (deck card k is gone iff
-        #                   drawn[t] > k); at most one a turn
-        self.alive = [m.new_bool_var(f"alive[{t}]") for t in range(H + 1)]
-        self.clues = [m.new_int_var(0, self.max_clues, f"clues[{t}]") for t in range(H + 1)]
-        self.strikes = [m.new_int_var(self.k0, self.limit, f"strikes[{t}]") for t in range(H + 1)]
+        # -- the position at the start of event e, e = 0..E (E: the end) -------------------
+        # alive[e]          the game is not over (True at e = 0, False at e = E)
+        # clues[e]          clue tokens
+        # strikes[e]        strikes
+        # stack[e, s]       height of suit s's stack; st0[s]..min(reach, st0[s] + e)
+        # used[e, o]        card o has been played or discarded (False at e = 0)
+        self.alive = [True] + [m.new_bool_var(f"alive[{e}]") for e in range(1, E)] + [False]
+        self.clues = [m.new_int_var(0, M, f"clues[{e}]") for e in range(E + 1)]
+        self.strikes = [m.new_int_var(self.k0, self.L, f"strikes[{e}]") for e in range(E + 1)]
         self.stack = {
-            (t, s): m.new_int_var(self.st0[s], min(self.reach[s], self.st0[s] + t), f"stack[{t},{s}]")
-            for t in range(H + 1) for s in range(S)
+            (e, s): m.new_int_var(self.st0[s], min(self.reach[s], self.st0[s] + e), f"stack[{e},{s}]")
+            for e in range(E + 1) for s in range(S)
         }
-        self.drawn = [m.new_int_var(0, min(t, D), f"drawn[{t}]") for t in range(H + 1)]
+        self.used = {(e, o): m.new_bool_var(f"used[{e},{o}]") for e in range(1, E) for o in self.live}
 
-        # -- order literals (views of the counters) -----------------------------------
-        # drawn_ge[t, k]    drawn[t] >= k                       (1 <= k <= min(t, D))
-        # stack_ge[t, s, r] stack[t, s] >= r                    (height range of stack[t, s])
-        # full[t]           clues[t] == max_clues (no discard; a completed suit returns nothing)
-        # struck[t]         strikes[t] has reached the strike limit
-        # perfect[t]        every stack is complete
-        self.drawn_ge = {
-            (t, k): self._ge(self.drawn[t], k, f"drawn_ge[{t},{k}]")
-            for t in range(H + 1) for k in range(1, min(t, D) + 1)
-        }
+        # -- the clue run before step e (e = 0..D-1), and who acts ------------------------
+        # run[e]            clue turns just before step e's removal (0..M; 0 without tokens)
+        # runmod[e, r]      run[e] is r modulo n (it moves the turn on r places)
+        # runq[e]           run[e] // n
+        # clues_at[e]       tokens when step e's removal is made: clues[e] - run[e]
+        # actor[e, p]       player p takes event e's action (after the run)
+        self.run = [m.new_int_var(0, M, f"run[{e}]") if M > 0 else 0 for e in range(D)]
+        self.runmod = {(e, r): m.new_bool_var(f"runmod[{e},{r}]") for e in range(D) for r in range(n)} if M > 0 else {}
+        self.runq = [m.new_int_var(0, M // n, f"runq[{e}]") for e in range(D)] if M > 0 else []
+        self.clues_at = [m.new_int_var(0, M, f"clues_at[{e}]") if e < D else self.clues[e] for e in range(E)]
+        self.actor = {(e, p): m.new_bool_var(f"actor[{e},{p}]") for e in range(E) for p in range(n)}
+
+        # -- order literals (views of the counters) -----------------------------------------
+        # stack_ge[e, s, r] stack[e, s] >= r                    (the stack's height range)
+        # full_at[e]        clues_at[e] == M (no discard; a completed suit returns nothing)
+        # struck[e]         strikes[e] has reached the strike limit
+        # perfect[e]        every stack is complete (False if some suit cannot be completed)
         self.stack_ge = {
-            (t, s, r): self._ge(self.stack[t, s], r, f"stack_ge[{t},{s},{r}]")
-            for t in range(H + 1) for s in range(S)
-            for r in range(self.st0[s] + 1, min(self.reach[s], self.st0[s] + t) + 1)
+            (e, s, r): self._ge(self.stack[e, s], r, f"stack_ge[{e},{s},{r}]")
+            for e in range(E + 1) for s in range(S)
+            for r in range(self.st0[s] + 1, min(self.reach[s], self.st0[s] + e) + 1)
         }
-        self.full = [self._ge(self.clues[t], self.max_clues, f"full[{t}]") for t in range(H + 1)]
-        self.struck = [self._ge(self.strikes[t], self.limit, f"struck[{t}]") for t in range(H + 1)]
+        self.full_at = [self._ge(self.clues_at[e], M, f"full_at[{e}]") for e in range(E)]
+        self.struck = [self._ge(self.strikes[e], self.L, f"struck[{e}]") for e in range(E + 1)]
         can_be_perfect = self.reach == self.top
-        self.perfect = [m.new_bool_var(f"perfect[{t}]") if can_be_perfect else False for t in range(H + 1)]
+        self.perfect = [m.new_bool_var(f"perfect[{e}]") if can_be_perfect and e > 0 else False
+                        for e in range(E + 1)]
 
-        # -- actions at turn t (t = 0..H-1) -----------------------------------------
-        # play[t, o]        the actor plays card o from their hand and it fits its stack
-        # misplay[t, o]     the actor plays card o from their hand and it does not fit
-        # discard[t, o]     the actor discards card o from their hand
-        # deck_play[t]      (deckPlays) the actor plays the last deck card, and it fits
-        # deck_misplay[t]   (deckPlays) the same, and it does not fit
-        # clue[t]           the actor gives a clue (any legal clue: only the token counts)
-        # Card o can be in the actor's hand at turn t only if it is in their hand now, or
-        # it is deck card k = o - d0 and t >= k + n: it is drawn at a turn t' >= k (one
-        # draw a turn) by the same player, whose next turn is t' + n at the earliest.
-        self.play, self.misplay, self.discard = {}, {}, {}
+        # -- actions at event e (e = 0..E-1) -------------------------------------------------
+        # play[e, o]        the actor plays card o from their hand and it fits its stack
+        # misplay[e, o]     the actor plays card o from their hand and it does not fit
+        # discard[e, o]     the actor discards card o from their hand
+        # use[e, o]         one of these three: card o leaves the actor's hand at event e
+        # deck_play[e]      (deckPlays, step D-1) the last deck card is played from the deck, fits
+        # deck_misplay[e]   the same, and it does not fit
+        # clue[e]           (final round) the actor gives a clue (only the token counts)
+        # Card o can be used at event e if it is in a hand now (its holder must act), or it
+        # is deck card j < e (drawn at step j by the actor of step j).
+        self.play, self.misplay, self.discard, self.use = {}, {}, {}, {}
         self.deck_play, self.deck_misplay, self.clue = {}, {}, {}
-        self.turn_actions = [[] for _ in range(H)]  # per turn: (literal, kind, card order)
-        self.hand_uses = [[] for _ in range(H)]  # per turn: literals of plays/discards from a hand
-        self.uses_of = {}  # card order -> every action literal that uses it up
-        last = self.N - 1
-        for t in range(H):
-            a = self.actor(t)
-            cards = self.hands[a] + [self.d0 + k for k in range(D) if k + n <= t]
-            for o in cards:
-                s, r = self.suit[o], self.rank[o]
-                acts = []
-                # it fits only if the stack can be at r - 1 at turn t
-                if self.st0[s] < r <= self.reach[s] and r - 1 - self.st0[s] <= t:
-                    self.play[t, o] = v = m.new_bool_var(f"play[{t},{o}]")
-                    acts.append((v, _PLAY))
-                self.misplay[t, o] = v = m.new_bool_var(f"misplay[{t},{o}]")
-                acts.append((v, _MISPLAY))
-                if self.max_clues > 0:  # with no tokens at all, discarding is never legal
-                    self.discard[t, o] = v = m.new_bool_var(f"discard[{t},{o}]")
-                    acts.append((v, _DISCARD))
-                for v, kind in acts:
-                    self.turn_actions[t].append((v, kind, o))
-                    self.hand_uses[t].append(v)
+        self.actions = [[] for _ in range(E)]  # per event: (literal, kind, card order)
+        self.uses_at = [[] for _ in range(E)]  # per event: (card, use literal)
+        self.uses_of = {}  # card order -> every literal that removes it (hand use or deck play)
+        self.removes = {}  # (e, o) -> the literals that remove card o at event e
+        for e in range(E):
+            for o in self.live:
+                j = self.deck_index(o)
+                if j is not None and j >= e:
+                    continue
+                kinds = []
+                if self.could_fit(o, e):
+                    self.play[e, o] = v = m.new_bool_var(f"play[{e},{o}]")
+                    kinds.append((v, _PLAY))
+                self.misplay[e, o] = v = m.new_bool_var(f"misplay[{e},{o}]")
+                kinds.append((v, _MISPLAY))
+                if M > 0:  # with no tokens at all, discarding is never legal
+                    self.discard[e, o] = v = m.new_bool_var(f"discard[{e},{o}]")
+                    kinds.append((v, _DISCARD))
+                self.use[e, o] = u = m.new_bool_var(f"use[{e},{o}]")
+                self.uses_at[e].append((o, u))
+                self.uses_of.setdefault(o, []).append(u)
+                self.removes.setdefault((e, o), []).append(u)
+                for v, kind in kinds:
+                    self.actions[e].append((v, kind, o))
+            if self.deck_plays and e == D - 1:
+                o = self.last
+                if self.could_fit(o, e):
+                    self.deck_play[e] = v = m.new_bool_var(f"deck_play[{e}]")
+                    self.actions[e].append((v, _DECK_PLAY, o))
                     self.uses_of.setdefault(o, []).append(v)
-            if self.deck_plays and t >= D - 1:
-                s, r = self.suit[last], self.rank[last]
-                if self.st0[s] < r <= self.reach[s] and r - 1 - self.st0[s] <= t:
-                    self.deck_play[t] = v = m.new_bool_var(f"deck_play[{t}]")
-                    self.turn_actions[t].append((v, _DECK_PLAY, last))
-                    self.uses_of.setdefault(last, []).append(v)
-                self.deck_misplay[t] = v = m.new_bool_var(f"deck_misplay[{t}]")
-                self.turn_actions[t].append((v, _DECK_MISPLAY, last))
-                self.uses_of.setdefault(last, []).append(v)
-            if self.max_clues > 0:
-                self.clue[t] = v = m.new_bool_var(f"clue[{t}]")
-                self.turn_actions[t].append((v, _CLUE, -1))
+                    self.removes.setdefault((e, o), []).append(v)
+                self.deck_misplay[e] = v = m.new_bool_var(f"deck_misplay[{e}]")
+                self.actions[e].append((v, _DECK_MISPLAY, o))
+                self.uses_of.setdefault(o, []).append(v)
+                self.removes.setdefault((e, o), []).append(v)
+            if e >= D and M > 0:
+                self.clue[e] = v = m.new_bool_var(f"clue[{e}]")
+                self.actions[e].append((v, _CLUE, -1))
 
-        # -- bookkeeping --------------------------------------------------------------
-        # draw[t]           the actor draws a card at the end of turn t
-        # owner[k, p]       deck card k is drawn into player p's hand
-        # bonus[t]          completing a suit at turn t returns a clue token
-        # holds[t, p]       player p holds a card before turn t (only where it can fail)
-        self.draw = {t: m.new_bool_var(f"draw[{t}]") for t in range(H) if D >= 1 and self.hand_uses[t]}
-        self.owner = {(k, p): m.new_bool_var(f"owner[{k},{p}]") for k in range(D) for p in range(n)}
+        # -- bookkeeping ---------------------------------------------------------------------
+        # bonus[e]          completing a suit at event e returns a clue token
+        # held[e, j, p]     (redundant: capacity) deck card j is in player p's hand at step e
+        # emptied[e, p]     (final round) player p, holding one card as it began, has used it
         self.completers = [
-            [v for (v, kind, o) in self.turn_actions[t]
+            [v for (v, kind, o) in self.actions[e]
              if kind in (_PLAY, _DECK_PLAY) and self.rank[o] == self.top[self.suit[o]]]
-            for t in range(H)
+            for e in range(E)
         ]
-        self.bonus = {t: m.new_bool_var(f"bonus[{t}]") for t in range(H) if self.completers[t]}
-        self.holds = {}  # filled by the clue constraint block
+        self.bonus = {e: m.new_bool_var(f"bonus[{e}]") for e in range(E) if self.completers[e]}
+        self.held = {}
+        self.emptied = {}
+        self.uses_any = {}  # e -> literal: event e uses a card from the hand (final-round clues)
 
         # score: the final score (0 after a strikeout unless the stacks are kept)
         self.score = m.new_int_var(0, self.game.perfect_score, "score")
 
     # literal views with folding of facts known at build time
-    def ge_drawn(self, t: int, k: int):
-        """drawn[t] >= k."""
-        if k <= 0:
-            return True
-        if k > min(t, self.D):
-            return False
-        return self.drawn_ge[t, k]
-
-    def ge_stack(self, t: int, s: int, r: int):
-        """stack[t, s] >= r."""
+    def ge_stack(self, e: int, s: int, r: int):
+        """stack[e, s] >= r."""
         if r <= self.st0[s]:
             return True
-        if r > min(self.reach[s], self.st0[s] + t):
+        if r > min(self.reach[s], self.st0[s] + e):
             return False
-        return self.stack_ge[t, s, r]
+        return self.stack_ge[e, s, r]
+
+    def is_used(self, e: int, o: int):
+        """Card o was played or discarded before event e."""
+        if e <= 0:
+            return False
+        return self.used[e, o]
 
     # =====================================================================================
     # constraints
     # =====================================================================================
     def _constraints(self) -> None:
-        m, H, n, D, S = self.model, self.H, self.n, self.D, self.S
-        last = self.N - 1
+        m, n, D, E, S, M = self.model, self.n, self.D, self.E, self.S, self.M
 
-        # -- The position before turn 0 is the given state (and the game is not over). ---
-        m.add(self.alive[0] == 1)
+        # -- The position before event 0 is the given state. -------------------------------
         m.add(self.clues[0] == self.c0)
         m.add(self.strikes[0] == self.k0)
-        m.add(self.drawn[0] == 0)
-        # stack[0, s] has the single value st0[s] by its domain.
+        # stack[0, s] has the single value st0[s] by its domain; alive[0] is True.
 
-        # -- Each turn while the game goes on the actor takes exactly one action; once the
-        #    game is over nobody acts. -----------------------------------------------
-        for t in range(H):
-            m.add_exactly_one([v for v, _, _ in self.turn_actions[t]] + [~self.alive[t]])
+        # -- Each event while the game goes on is exactly one action: a step removes a card
+        #    (a play or discard from the hand, or a deck play); a final-round turn may also
+        #    be a clue. Once the game is over nothing happens. ------------------------------
+        for e in range(E):
+            self._exactly_one([v for v, _, _ in self.actions[e]] + [_neg(self.alive[e])])
+            for o, u in self.uses_at[e]:
+                kinds = [v for v, kind, c in self.actions[e] if c == o and kind in _HAND_USES]
+                m.add(u == sum(kinds))
 
-        # -- A card can be played or discarded only once: it then leaves the hand. ------
+        # -- The clue run before a step: each clue costs a token (tokens after the run =
+        #    tokens before - its length >= 0), none once the game is over; the run moves
+        #    the turn on by its length, so only its length modulo n matters for who acts. --
+        for e in range(D):
+            if M == 0:
+                m.add(self.clues_at[e] == self.clues[e])
+                continue
+            run = self.run[e]
+            m.add(self.clues_at[e] == self.clues[e] - run)
+            if self.alive[e] is not True:
+                m.add(run == 0).only_enforce_if(_neg(self.alive[e]))
+            mods = [self.runmod[e, r] for r in range(n)]
+            m.add_exactly_one(mods)
+            m.add(run == sum(r * x for r, x in enumerate(mods)) + n * self.runq[e])
+
+        # -- Who acts: the player after the previous event's actor, moved on by the run (a
+        #    step) or not (a final-round turn); the position's current player is next. ------
+        for e in range(E):
+            m.add_exactly_one([self.actor[e, p] for p in range(n)])
+            for p in range(n):
+                prev = ((p + 1) % n == self.state.current) if e == 0 else self.actor[e - 1, p]
+                if prev is False:
+                    continue
+                if e < D and M > 0:
+                    for r in range(n):
+                        self._clause(_neg(prev), _neg(self.runmod[e, r]), self.actor[e, (p + 1 + r) % n])
+                else:
+                    self._implies(prev, self.actor[e, (p + 1) % n])
+
+        # -- A card is played or discarded at most once, and only from its holder's hand: a
+        #    card dealt to player p only when p acts; deck card j (drawn at step j by its
+        #    actor) only when the actor of step j acts. used[e, o] records the uses so far. -
         for o, uses in self.uses_of.items():
             if len(uses) > 1:
                 m.add_at_most_one(uses)
-
-        # -- A card from the deck can be used only after it was drawn, and only by the
-        #    player who drew it. ----------------------------------------------------------
-        for (t, o), v in list(self.play.items()) + list(self.misplay.items()) + list(self.discard.items()):
-            if o >= self.d0:
-                k = o - self.d0
-                self._implies(v, self.ge_drawn(t, k + 1))
-                self._implies(v, self.owner[k, self.actor(t)])
-        for k in range(D):
-            m.add_at_most_one([self.owner[k, p] for p in range(n)])
-
-        # -- Drawing: after playing or discarding a card from the hand, the actor draws the
-        #    top card of the deck if there is one; the deck is drawn in order, so the card
-        #    drawn at turn t is deck card drawn[t] and it goes to the actor's hand. A deck
-        #    play also takes the (last) deck card. -----------------------------------------
-        for t in range(H):
-            step = []
-            if t in self.draw:
-                d = self.draw[t]
-                empty = self.ge_drawn(t, D)
-                m.add(d <= sum(self.hand_uses[t]))
-                self._implies(d, _neg(empty))
-                for u in self.hand_uses[t]:
-                    self._implies(u, empty, d)
-                step.append(d)
-                for k in range(min(t, D - 1) + 1):
-                    # draw[t] and drawn[t] == k  =>  owner[k, actor(t)]
-                    self._clause(_neg(d), _neg(self.ge_drawn(t, k)), self.ge_drawn(t, k + 1),
-                                 self.owner[k, self.actor(t)])
-            for dp in (self.deck_play.get(t), self.deck_misplay.get(t)):
-                if dp is not None:
-                    step.append(dp)
-            m.add(self.drawn[t + 1] == self.drawn[t] + sum(step))
-
-        # -- Deck plays (deckPlays option): with exactly one card left in the deck, the actor
-        #    may play it directly from the deck; nothing is drawn. --------------------------
-        for t in range(H):
-            for dp in (self.deck_play.get(t), self.deck_misplay.get(t)):
-                if dp is not None:
-                    self._implies(dp, self.ge_drawn(t, D - 1))
-                    self._implies(dp, _neg(self.ge_drawn(t, D)))
+        for (e, o), u in self.use.items():
+            j = self.deck_index(o)
+            if j is None:
+                self._implies(u, self.actor[e, self.holder0[o]])
+            else:
+                for p in range(n):
+                    self._clause(_neg(u), _neg(self.actor[j, p]), self.actor[e, p])
+        for e in range(E - 1):
+            for o in self.live:
+                before = self.used[e, o] if e > 0 else 0
+                m.add(self.used[e + 1, o] == before + sum(self.removes.get((e, o), [])))
 
         # -- Playing: a played card fits iff its stack is one below its rank; a fitting card
-        #    raises its stack by one, any other card is a misplay (a strike, the card is
-        #    discarded). -----------------------------------------------------------------
-        played = {}  # (t, s) -> literals of fitting plays of suit s at turn t
-        for (t, o), v in self.play.items():
-            s, r = self.suit[o], self.rank[o]
-            self._implies(v, self.ge_stack(t, s, r - 1))
-            self._implies(v, _neg(self.ge_stack(t, s, r)))
-            played.setdefault((t, s), []).append(v)
-        for (t, o), v in self.misplay.items():
-            s, r = self.suit[o], self.rank[o]
-            self._implies(v, _neg(self.ge_stack(t, s, r - 1)), self.ge_stack(t, s, r))
-        for t, v in self.deck_play.items():
-            s, r = self.suit[last], self.rank[last]
-            self._implies(v, self.ge_stack(t, s, r - 1))
-            self._implies(v, _neg(self.ge_stack(t, s, r)))
-            played.setdefault((t, s), []).append(v)
-        for t, v in self.deck_misplay.items():
-            s, r = self.suit[last], self.rank[last]
-            self._implies(v, _neg(self.ge_stack(t, s, r - 1)), self.ge_stack(t, s, r))
-        for t in range(H):
+        #    raises its stack by one, any other card is a misplay (a strike; the card goes to
+        #    the discard pile). ---------------------------------------------------------------
+        fitting = {}  # (e, s) -> literals of fitting plays of suit s at event e
+        for e in range(E):
+            for v, kind, o in self.actions[e]:
+                if kind == _CLUE:
+                    continue
+                s, r = self.suit[o], self.rank[o]
+                if kind in (_PLAY, _DECK_PLAY):
+                    self._implies(v, self.ge_stack(e, s, r - 1))
+                    self._implies(v, _neg(self.ge_stack(e, s, r)))
+                    fitting.setdefault((e, s), []).append(v)
+                elif kind in (_MISPLAY, _DECK_MISPLAY):
+                    self._implies(v, _neg(self.ge_stack(e, s, r - 1)), self.ge_stack(e, s, r))
+        for e in range(E):
             for s in range(S):
-                m.add(self.stack[t + 1, s] == self.stack[t, s] + sum(played.get((t, s), [])))
+                m.add(self.stack[e + 1, s] == self.stack[e, s] + sum(fitting.get((e, s), [])))
 
-        # -- Clue tokens: a clue spends one (so needs one), a discard returns one and is not
-        #    allowed with all tokens available, completing a suit returns one unless all are
-        #    available. -------------------------------------------------------------------
-        for t in range(H):
-            discards = [v for v, kind, _ in self.turn_actions[t] if kind == _DISCARD]
+        # -- Clue tokens: a discard returns one and is not allowed with all tokens available;
+        #    completing a suit returns one unless all are available; a final-round clue
+        #    spends one (so needs one). -------------------------------------------------------
+        for e in range(E):
+            discards = [v for v, kind, _ in self.actions[e] if kind == _DISCARD]
             for v in discards:
-                self._implies(v, ~self.full[t])
+                self._implies(v, _neg(self.full_at[e]))
             gain = list(discards)
-            if t in self.bonus:
-                b = self.bonus[t]
-                m.add(b <= sum(self.completers[t]))
-                self._implies(b, ~self.full[t])
-                for u in self.completers[t]:
-                    self._implies(u, self.full[t], b)
+            if e in self.bonus:
+                b = self.bonus[e]
+                m.add(b <= sum(self.completers[e]))
+                self._implies(b, _neg(self.full_at[e]))
+                for u in self.completers[e]:
+                    self._implies(u, self.full_at[e], b)
                 gain.append(b)
             spend = []
-            if t in self.clue:
-                m.add(self.clues[t] >= 1).only_enforce_if(self.clue[t])
-                spend.append(self.clue[t])
-            m.add(self.clues[t + 1] == self.clues[t] + sum(gain) - sum(spend))
+            if e in self.clue:
+                m.add(self.clues[e] >= 1).only_enforce_if(self.clue[e])
+                spend.append(self.clue[e])
+            m.add(self.clues[e + 1] == self.clues_at[e] + sum(gain) - sum(spend))
 
-        # -- A clue needs another player to clue: one holding a card (any card is touched by
-        #    some rank clue) unless empty clues are allowed. From any position, a hand loses
-        #    at most one card for good: while the deck has cards every play or discard from a
-        #    hand draws a replacement, and after the last draw each player has one turn left.
-        #    So only a player holding at most one card now can ever be empty-handed; then
-        #    hand size = now + draws - plays/discards from the hand. ---------------------
-        if not self.rules.empty_clues:
-            for t, c in self.clue.items():
-                a = self.actor(t)
-                others = [p for p in range(n) if p != a]
-                if any(len(self.hands[p]) >= 2 for p in others):
-                    continue
-                options = []
-                for p in others:
-                    h = self.holds[t, p] = m.new_bool_var(f"holds[{t},{p}]")
-                    turns = [u for u in range(t) if self.actor(u) == p]
-                    gained = [self.draw[u] for u in turns if u in self.draw]
-                    lost = [v for u in turns for v in self.hand_uses[u]]
-                    if gained or lost:
-                        size = len(self.hands[p]) + sum(gained) - sum(lost)
-                        m.add(size >= 1).only_enforce_if(h)
-                    elif not self.hands[p]:
-                        m.add(h == 0)
-                    options.append(h)
-                self._implies(c, *options)
+        # -- A final-round clue needs another player to clue: one holding a card (any card
+        #    is touched by its rank's clue), unless empty clues are allowed. Before the final
+        #    round every hand is full. In the final round each player acts once, so only a
+        #    player holding one card as it began can run out: emptied[e, q] says q has used
+        #    that card at a final-round event before e. ----------------------------------------
+        if not self.rules.empty_clues and self.clue:
+            ones = [q for q in range(n) if self.final_size[q] == 1]
+            for q in ones:
+                prev = False
+                for e in range(D, E):
+                    if e > D:
+                        x = self.emptied[e, q] = m.new_bool_var(f"emptied[{e},{q}]")
+                        # x <-> prev or (q acts at e - 1 and uses a card)
+                        went = m.new_bool_var(f"went[{e - 1},{q}]")
+                        self._and(went, [self.actor[e - 1, q], self._uses_any(e - 1)])
+                        self._implies(x, prev, went)
+                        self._implies(prev, x)
+                        self._implies(went, x)
+                        prev = x
+            for e, c in self.clue.items():
+                for p in range(n):
+                    holders = []
+                    for q in range(n):
+                        if q == p or self.final_size[q] == 0:
+                            continue
+                        if self.final_size[q] >= 2:
+                            holders = [True]
+                            break
+                        holders.append(_neg(self.emptied.get((e, q), False)))
+                    self._clause(_neg(c), _neg(self.actor[e, p]), *holders)
 
-        # -- Strikes: each misplay adds one. --------------------------------------------
-        for t in range(H):
-            mis = [v for v, kind, _ in self.turn_actions[t] if kind in (_MISPLAY, _DECK_MISPLAY)]
-            m.add(self.strikes[t + 1] == self.strikes[t] + sum(mis))
+        # -- Strikes: each misplay adds one. --------------------------------------------------
+        for e in range(E):
+            mis = [v for v, kind, _ in self.actions[e] if kind in (_MISPLAY, _DECK_MISPLAY)]
+            m.add(self.strikes[e + 1] == self.strikes[e] + sum(mis))
 
-        # -- All stacks complete: perfect[t] iff every stack is at its suit's top rank. ----
-        for t in range(H + 1):
-            p = self.perfect[t]
-            if p is False:
-                continue
-            tops = [self.ge_stack(t, s, self.top[s]) for s in range(S)]
-            for x in tops:
-                self._implies(p, x)
-            self._clause(p, *[_neg(x) for x in tops])
+        # -- All stacks complete: perfect[e] iff every stack is at its suit's top rank. ------
+        for e in range(1, E + 1):
+            if self.perfect[e] is not False:
+                self._and(self.perfect[e], [self.ge_stack(e, s, self.top[s]) for s in range(S)])
 
-        # -- The game ends after a turn that reaches the strike limit, completes every
-        #    stack, or is the last turn of the final round: after the last card leaves the
-        #    deck (at turn t*), each player has exactly one more turn, so the game is over
-        #    before turn t iff the deck was already empty before turn t - n. Otherwise it
-        #    goes on. ----------------------------------------------------------------------
-        for t in range(1, H + 1):
-            if self.turns_left is not None:
-                final_over = t >= self.turns_left
-            else:
-                final_over = self.ge_drawn(t - n, D) if t >= n else False
-            ends = [self.struck[t], self.perfect[t], final_over]
-            alive, before = self.alive[t], self.alive[t - 1]
-            self._implies(alive, before)
-            for e in ends:
-                self._implies(alive, _neg(e))
-            self._clause(_neg(before), *ends, alive)
+        # -- The game ends after an event that reaches the strike limit or completes every
+        #    stack, and after the last event of the final round (alive[E] is False). ----------
+        for e in range(1, E):
+            self._and(self.alive[e], [self.alive[e - 1], _neg(self.struck[e]), _neg(self.perfect[e])])
 
-        # -- Symmetry breaking: a round of clues is played as late as possible. --------------
-        #    A round of n consecutive clues before the last draw changes nothing but the
-        #    tokens (-n). Moving it one action X later (X at turn t instead of t + n: same
-        #    player, same hand, same deck card drawn; the round's clues then spend tokens X
-        #    may have returned) gives a legal line with the same score, unless
-        #    - X is a discard or completes a suit while all tokens were available before the
-        #      round (at max tokens the discard is illegal / the suit returns no token), or
-        #    - X takes the last deck card (the round would fall into the final round).
-        #    (If X ends the game, the round is dropped: same score, shorter line.) Each move
-        #    takes clues later, so repeating them ends, in a line of the same score, no
-        #    longer, where every round of n clues before the last draw is followed by a
-        #    clue, or by the last draw, or starts at max tokens and is followed by a discard
-        #    or a suit completion. Only such lines are kept (``canonical_line`` makes the
-        #    same moves to a hint).
-        if self.canonical and self.turns_left is None:
-            for t in range(H - n):
-                block = [self.clue.get(u) for u in range(t, t + n)]
-                if any(b is None for b in block):
-                    continue
-                x = t + n
-                nxt_clue = self.clue.get(x, False)
-                last_card = self.ge_drawn(x, D - 1)  # X takes the last card, or the deck is empty
-                token_users = [v for v, kind, _ in self.turn_actions[x] if kind == _DISCARD] + self.completers[x]
-                not_block = [~b for b in block]
-                self._clause(*not_block, nxt_clue, last_card, self.full[t])
-                self._clause(*not_block, nxt_clue, last_card, *token_users)
-
-        # -- Redundant (implied, helps the solver): the game is over by the horizon; and a
-        #    rank above a stack's starting height is played (fitting) exactly once if the
-        #    final stack reaches it, never otherwise. -------------------------------------
-        m.add(self.alive[H] == 0)
-        all_uses = [v for t in range(H) for v, kind, _ in self.turn_actions[t] if kind != _CLUE]
-        final = sum(self.stack[H, s] for s in range(S))
-        if self.turns_left is None:
-            # at most D + n uses: D while the deck has cards, then one per player
-            m.add(sum(all_uses) <= D + n)
-            # pace: from turn t on, every fitting play is a use, and at most
-            # (cards left in the deck) + n uses remain
-            for t in range(1, H):
-                m.add(final - sum(self.stack[t, s] for s in range(S)) <= D - self.drawn[t] + n)
-            # the length bound (b) of the horizon, for the line's own number of plays
-            m.add(sum(self.alive[t] for t in range(H)) <= self.turn_cap - (final - self.cur0))
+        # -- The score: the sum of the final stacks, or 0 after a strikeout (unless the rules
+        #    keep the stacks). Only lines scoring at least ``target`` (and at most ``upper``)
+        #    are modelled. -----------------------------------------------------------------------
+        total = sum(self.stack[E, s] for s in range(S))
+        if self.rules.strikeout_score == "stacks":
+            m.add(self.score == total)
         else:
-            m.add(sum(all_uses) <= self.turns_left)
-        if self.lower > 0:
-            # only lines scoring at least the known one are of interest
-            m.add(self.score >= self.lower)
+            m.add(self.score == total).only_enforce_if(_neg(self.struck[E]))
+            m.add(self.score == 0).only_enforce_if(self.struck[E])
+        if self.target > 0:
+            m.add(self.score >= self.target)
+        if self.upper is not None:
+            m.add(self.score <= self.upper)
+
+        if self.redundant:
+            self._redundant()
+        if self.symmetry:
+            self._symmetry()
+
+    def _exactly_one(self, lits) -> None:
+        if any(lit is True for lit in lits):
+            for lit in lits:
+                if lit is not True:
+                    self._clause(_neg(lit))
+            return
+        rest = [lit for lit in lits if lit is not False]
+        if not rest:
+            raise AssertionError("exactly one of nothing: the encoding contradicts a known fact")
+        self.model.add_exactly_one(rest)
+
+    def _uses_any(self, e: int):
+        """A literal: event e uses a card from the actor's hand (made on first request)."""
+        if e not in self.uses_any:
+            x = self.uses_any[e] = self.model.new_bool_var(f"uses_any[{e}]")
+            self.model.add(x == sum(u for _, u in self.uses_at[e]))
+        return self.uses_any[e]
+
+    # =====================================================================================
+    # redundant constraints (implied by the rules; they only help the solver)
+    # =====================================================================================
+    def _redundant(self) -> None:
+        m, n, D, E, S = self.model, self.n, self.D, self.E, self.S
+        total = sum(self.stack[E, s] for s in range(S))
+
+        # -- A stack rises one rank at a time, only by a fitting play of its next rank: each
+        #    rank above a stack's starting height is played (fitting) exactly once if the
+        #    final stack reaches it, never otherwise. ------------------------------------------
         fits = {}
-        for (t, o), v in self.play.items():
+        for (e, o), v in self.play.items():
             fits.setdefault((self.suit[o], self.rank[o]), []).append(v)
-        for t, v in self.deck_play.items():
-            fits.setdefault((self.suit[last], self.rank[last]), []).append(v)
+        for e, v in self.deck_play.items():
+            fits.setdefault((self.suit[self.last], self.rank[self.last]), []).append(v)
         for s in range(S):
             for r in range(self.st0[s] + 1, self.top[s] + 1):
-                reached = self.ge_stack(H, s, r)
+                reached = self.ge_stack(E, s, r)
                 lits = fits.get((s, r), [])
                 if lits:
                     m.add(sum(lits) == reached)
                 elif reached is not False:  # no card of that rank can reach a hand in time
                     m.add(reached == 0)
 
+        # -- A line to a positive target never strikes out when a strikeout scores 0. -------
+        if self.target > 0 and self.rules.strikeout_score != "stacks":
+            for e in range(E + 1):
+                m.add(self.strikes[e] <= self.L - 1)
+
+        # -- Pace: every fitting play is made at a step that does not waste its removal (a
+        #    discard or a misplay) or in the final round, so wasted steps + final stacks
+        #    <= current stacks + D + F. ---------------------------------------------------------
+        waste = [v for e in range(D) for v, kind, _ in self.actions[e] if kind in (_DISCARD, _MISPLAY, _DECK_MISPLAY)]
+        m.add(sum(waste) + total <= self.cur0 + D + self.F)
+
+        # -- Hand capacity: at step e (while the deck has cards) each player holds exactly a
+        #    hand's worth of cards: their dealt cards not yet used, plus the deck cards drawn
+        #    at earlier steps where they acted, not yet used. (Every step before a live step
+        #    was live, and drew its card into its actor's hand: a deck play happens only at the
+        #    last step.) held[e, j, p] <-> actor[j, p] and deck card j not used before e. ------
+        for e in range(1, D):
+            for p in range(n):
+                held = []
+                for j in range(e):
+                    x = self.held[e, j, p] = m.new_bool_var(f"held[{e},{j},{p}]")
+                    self._and(x, [self.actor[j, p], _neg(self.used[e, self.d0 + j])])
+                    held.append(x)
+                dealt = self.hands0[p]
+                m.add(len(dealt) - sum(self.used[e, o] for o in dealt) + sum(held) == self.h
+                      ).only_enforce_if(self.alive[e])
+
+    # =====================================================================================
+    # symmetry breaking
+    # =====================================================================================
+    def _symmetry(self) -> None:
+        """Two copies of a card (same suit and rank) in one hand are interchangeable: when
+        both are there, the lower-order one is used first. A line that breaks this (k2 used
+        at event e while k1 < k2 sits unused in the same hand) becomes one that keeps it by
+        swapping the names k1 and k2 from event e on: both stay in one hand, so every later
+        use stays legal and the outcome is the same; each swap moves the first breach later,
+        so repeating it ends. Deck plays are left alone (``canonical_line`` does the same to
+        a concrete line)."""
+        n, E = self.n, self.E
+        groups = {}
+        for o in self.live:
+            groups.setdefault((self.suit[o], self.rank[o]), []).append(o)
+        for group in groups.values():
+            for i, k1 in enumerate(group):
+                j1 = self.deck_index(k1)
+                for k2 in group[i + 1:]:
+                    q2 = self.holder0.get(k2)  # k2 is used by its holder if dealt
+                    for e in range(1, E):
+                        u = self.use.get((e, k2))
+                        if u is None or (j1 is not None and j1 >= e):
+                            continue
+                        if j1 is None:  # k1 dealt to p1: only p1 can hold both
+                            p1 = self.holder0[k1]
+                            if q2 is not None and q2 != p1:
+                                continue
+                            self._clause(_neg(u), _neg(self.actor[e, p1]), self.used[e, k1])
+                        else:
+                            for p in range(n) if q2 is None else (q2,):
+                                self._clause(_neg(u), _neg(self.actor[e, p]), _neg(self.actor[j1, p]),
+                                             self.used[e, k1])
+
     # =====================================================================================
     # objective
     # =====================================================================================
-    def _objective(self) -> None:
-        m, H = self.model, self.H
-        # -- The score is the sum of the final stacks, or 0 after a strikeout (unless the
-        #    rules keep the stacks on a strikeout). ------------------------------------
-        total = sum(self.stack[H, s] for s in range(self.S))
-        if self.rules.strikeout_score == "stacks":
-            m.add(self.score == total)
-        else:
-            m.add(self.score == total).only_enforce_if(~self.struck[H])
-            m.add(self.score == 0).only_enforce_if(self.struck[H])
-        m.maximize(self.score)
+    def _objective(self, maximize: bool) -> None:
+        if maximize:
+            self.model.maximize(self.score)
 
     # =====================================================================================
-    # hint: the values of every variable along a known line
+    # hint: the values of the variables along a known line
     # =====================================================================================
-    def add_hint(self, line) -> int | None:
-        """Seed the model with ``line`` (engine actions from the position): every variable
-        gets its value along the line (up to the horizon; a partial line hints the turns it
-        covers). Returns the line's score if it ends the game. Raises IllegalActionError if
-        the line is not legal from the position."""
-        m, H, n, D = self.model, self.H, self.n, self.D
+    def line_values(self, line) -> tuple[dict, int | None]:
+        """The values of the decision variables and counters along ``line`` (engine actions
+        from the position; a partial line gives the events it covers), and the line's score
+        if it ends the game. Raises IllegalActionError if the line is not legal, and
+        AssertionError if one of its actions has no model variable (an encoding bug)."""
         st = self.state.copy()
-        hint: dict = {}
+        line = list(line)
+        vals: dict = {}
 
         def put(var, value):
-            if not isinstance(var, bool):
-                hint[var] = int(value)
+            if not isinstance(var, (bool, int)):
+                vals[var] = int(value)
 
-        owners = {}
-        line = list(line)
-        for t in range(H + 1):
-            # the position before turn t
-            drawn = st.next_draw - self.d0
-            put(self.alive[t], not st.over)
-            put(self.clues[t], st.clues)
-            put(self.full[t], st.clues >= self.max_clues)
-            put(self.strikes[t], st.strikes)
-            put(self.struck[t], st.strikes >= self.limit)
-            put(self.drawn[t], drawn)
-            put(self.perfect[t], all(st.stacks[s] == self.top[s] for s in range(self.S)))
-            for k in range(1, min(t, D) + 1):
-                put(self.drawn_ge[t, k], drawn >= k)
+        i = 0
+        for e in range(self.E + 1):
+            put(self.alive[e], not st.over) if e < self.E else None
+            put(self.clues[e], st.clues)
+            put(self.strikes[e], st.strikes)
             for s in range(self.S):
-                put(self.stack[t, s], st.stacks[s])
-                for r in range(self.st0[s] + 1, min(self.reach[s], self.st0[s] + t) + 1):
-                    put(self.stack_ge[t, s, r], st.stacks[s] >= r)
-            if t == H:
+                put(self.stack[e, s], st.stacks[s])
+            if e == self.E:
                 break
-            for p in range(n):
-                if (t, p) in self.holds:
-                    put(self.holds[t, p], len(st.hands[p]) >= 1)
+            run = 0
+            if not st.over and e < self.D:
+                while i < len(line) and line[i].is_clue:
+                    st.apply(line[i])
+                    i += 1
+                    run += 1
+            if e < self.D:
+                put(self.run[e], run)
+                if self.M > 0:
+                    for r in range(self.n):
+                        put(self.runmod[e, r], run % self.n == r)
+                    put(self.runq[e], run // self.n)
+                put(self.clues_at[e], st.clues)
             chosen = None
-            action = None
             if not st.over:
-                if t >= len(line):
-                    break  # a partial line: hint what it covers
-                action = st.check(line[t])  # raises IllegalActionError if illegal here
-                k_, o = action.kind, action.target
+                if i >= len(line):
+                    break  # a partial line: the rest is left to the solver
+                a = st.check(line[i])  # raises IllegalActionError if illegal here
+                i += 1
                 me = st.current
-                if k_ == PLAY and o in st.hands[me]:
+                for p in range(self.n):
+                    put(self.actor[e, p], p == me)
+                o = a.target
+                if a.kind == PLAY:
                     fits = self.rank[o] == st.stacks[self.suit[o]] + 1
-                    chosen = self.play.get((t, o)) if fits else self.misplay.get((t, o))
-                elif k_ == PLAY:
-                    fits = self.rank[o] == st.stacks[self.suit[o]] + 1
-                    chosen = self.deck_play.get(t) if fits else self.deck_misplay.get(t)
-                elif k_ == DISCARD:
-                    chosen = self.discard.get((t, o))
+                    if o in st.hands[me]:
+                        chosen = (self.play if fits else self.misplay).get((e, o))
+                    else:
+                        chosen = (self.deck_play if fits else self.deck_misplay).get(e)
+                elif a.kind == DISCARD:
+                    chosen = self.discard.get((e, o))
                 else:
-                    chosen = self.clue.get(t)
+                    chosen = self.clue.get(e)
                 if chosen is None:
-                    raise AssertionError(f"CP-SAT encoding bug: hint action {t} ({action}) has no variable")
-            for v, _, _ in self.turn_actions[t]:
+                    raise AssertionError(f"CP-SAT encoding bug: action at event {e} ({a}) has no variable")
+                st.apply(a)
+            for v, _, _ in self.actions[e]:
                 put(v, v is chosen)
-            before_clues, before_draw, before_stacks = st.clues, st.next_draw, list(st.stacks)
-            hand_use = False
-            if action is not None:
-                hand_use = action.kind in (PLAY, DISCARD) and action.target in st.hands[st.current]
-                actor = st.current
-                st.apply(action)
-                if hand_use and st.next_draw > before_draw:
-                    owners[before_draw - self.d0] = actor
-            if t in self.draw:
-                put(self.draw[t], hand_use and before_draw < self.N)
-            if t in self.bonus:
-                completed = any(st.stacks[s] == self.top[s] and before_stacks[s] < self.top[s] for s in range(self.S))
-                put(self.bonus[t], completed and before_clues < self.max_clues)
-        for k in owners:
-            for p in range(n):
-                put(self.owner[k, p], owners[k] == p)
-        if st.over:
+            for o, u in self.uses_at[e]:
+                put(u, any(v is chosen for v, kind, c in self.actions[e] if c == o and kind in _HAND_USES))
+        if st.over and i == len(line):
             put(self.score, st.score)
-        for var, value in hint.items():
-            m.add_hint(var, value)
-        return st.score if st.over else None
+            return vals, st.score
+        return vals, None
+
+    def add_hint(self, line) -> int | None:
+        """Hint ``line`` to the solver; returns its score if it ends the game."""
+        vals, score = self.line_values(line)
+        for var, value in vals.items():
+            self.model.add_hint(var, value)
+        return score
 
     # =====================================================================================
     # decode
@@ -621,25 +675,37 @@ class _Encoding:
     def decode(self, solver: cp_model.CpSolver) -> tuple[list[Action], State]:
         """The solution as engine actions, replayed from the position (raises on an illegal
         one, which would be an encoding bug)."""
+
+        def value(lit) -> bool:
+            return lit if isinstance(lit, bool) else solver.boolean_value(lit)
+
         st = self.state.copy()
         actions = []
-        for t in range(self.H):
-            if not solver.boolean_value(self.alive[t]):
+        for e in range(self.E):
+            if not value(self.alive[e]):
                 break
-            chosen = [(kind, o) for v, kind, o in self.turn_actions[t] if solver.boolean_value(v)]
-            assert len(chosen) == 1, (t, chosen)
+            if e < self.D and self.M > 0:
+                for _ in range(solver.value(self.run[e])):
+                    actions.append(st.apply(_any_clue(st, e)))
+            chosen = [(kind, o) for v, kind, o in self.actions[e] if solver.boolean_value(v)]
+            assert len(chosen) == 1, (e, chosen)
             kind, o = chosen[0]
             if kind in (_PLAY, _MISPLAY, _DECK_PLAY, _DECK_MISPLAY):
                 action = Action(PLAY, o)
             elif kind == _DISCARD:
                 action = Action(DISCARD, o)
-            else:  # a clue stall: any legal clue will do
-                clues = [a for a in st.legal_actions() if a.kind in (COLOR_CLUE, RANK_CLUE)]
-                if not clues:
-                    raise AssertionError(f"CP-SAT encoding bug: turn {t} clues but no clue is legal")
-                action = clues[0]
+            else:
+                action = _any_clue(st, e)
             actions.append(st.apply(action))
         return actions, st
+
+
+def _any_clue(st: State, e: int) -> Action:
+    """A clue stall: the first legal clue (any will do with full information)."""
+    for a in st.legal_actions():
+        if a.kind in (COLOR_CLUE, RANK_CLUE):
+            return a
+    raise AssertionError(f"CP-SAT encoding bug: event {e} clues but no clue is legal")
 
 
 def _reachable(state: State) -> int:
@@ -721,38 +787,30 @@ def _replay(state: State, line) -> tuple[list[Action], State]:
 
 
 def canonical_line(state: State, line) -> list[Action]:
-    """``line`` with every round of n consecutive clues (before the last draw) moved as
-    late as the symmetry-breaking rule of the model requires: same score, no longer."""
+    """``line`` with the copies of a card renamed as the model's symmetry breaking
+    requires: whenever a card is played or discarded from a hand that also holds a
+    lower-order copy of it (same suit and rank) not yet used, the two names are swapped from
+    that action on. Same hands, same stacks, same score and length; deck plays are left
+    alone."""
     g = state.game
-    n = g.num_players
     line, _ = _replay(state, line)
-    moved = True
-    while moved:
-        moved = False
+    while True:
         st = state.copy()
-        before = []  # (clue tokens, cards left in the deck, stacks) before each turn
-        for a in line:
-            before.append((st.clues, st.deck_left, list(st.stacks)))
+        for i, a in enumerate(line):
+            hand = st.hands[st.current]
+            o = a.target
+            if a.kind in (PLAY, DISCARD) and o in hand:
+                older = [k for k in hand if k < o and g.suit_of[k] == g.suit_of[o] and g.rank_of[k] == g.rank_of[o]]
+                if older:
+                    k1 = min(older)
+                    swap = {k1: o, o: k1}
+                    line = line[:i] + [Action(b.kind, swap.get(b.target, b.target)) if b.kind in (PLAY, DISCARD) else b
+                                       for b in line[i:]]
+                    line, _ = _replay(state, line)
+                    break
             st.apply(a)
-        for t in range(len(line) - n):
-            if not all(line[u].is_clue for u in range(t, t + n)):
-                continue
-            x = line[t + n]
-            clues_t, _, _ = before[t]
-            _, left_x, stacks_x = before[t + n]
-            if x.is_clue or left_x <= 1:
-                continue
-            completes = (
-                x.kind == PLAY
-                and g.rank_of[x.target] == stacks_x[g.suit_of[x.target]] + 1 == g.max_rank[g.suit_of[x.target]]
-            )
-            if clues_t >= g.max_clues and (x.kind == DISCARD or completes):
-                continue
-            line = line[:t] + [x] + line[t:t + n] + line[t + n + 1:]
-            line, _ = _replay(state, line)
-            moved = True
-            break
-    return line
+        else:
+            return line
 
 
 def _seed(state: State, hint, seed_tries: int, seeds: dict):
@@ -781,6 +839,28 @@ def _seed(state: State, hint, seed_tries: int, seeds: dict):
     return line, score
 
 
+def _upper0(state: State) -> int:
+    """A first upper bound: the cards' bound (``_reachable``), and at most one more point
+    per deck card and per final-round turn (pace)."""
+    g = state.game
+    turns = g.num_players if state.turns_left is None else state.turns_left
+    return min(_reachable(state), sum(state.stacks) + state.deck_left + turns)
+
+
+def _solve(enc: _Encoding, workers: int, time_limit: float | None, params: dict | None):
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, int(workers))
+    # The LP relaxation of this model is weak and slows both the proofs and the search for
+    # better lines (measured on hard 2-player decks): pure clause-learning search instead.
+    solver.parameters.linearization_level = 0
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
+    for key, value in (params or {}).items():
+        setattr(solver.parameters, key, value)
+    code = solver.solve(enc.model)
+    return code, solver
+
+
 def cpsat_max(
     state: State,
     *,
@@ -789,118 +869,146 @@ def cpsat_max(
     workers: int = 2,
     seed_tries: int = 16,
     params: dict | None = None,
+    two_phase: bool = True,
 ) -> CpsatResult:
     """Maximise the final score from ``state`` with CP-SAT.
 
     ``hint``: an optional line (engine actions from ``state`` to the end of the game), a
-    known good line, e.g. the search's. ``timeout``: seconds (None: until proven).
-    ``workers``: CP-SAT search workers. ``seed_tries``: greedy playouts tried too (0: none).
-    ``params``: extra CP-SAT parameters by name (e.g. ``{"random_seed": 1}``).
+    known good line, e.g. the search's. ``timeout``: seconds for the whole call (None:
+    until proven). ``workers``: CP-SAT search workers. ``seed_tries``: greedy playouts
+    tried too (0: none). ``params``: extra CP-SAT parameters by name (e.g.
+    ``{"random_seed": 1}``). ``two_phase``: first ask whether the first upper bound U (the
+    cards' bound, capped by pace) is reachable at all, before maximising.
 
-    The better of the hint and the greedy line is the seed line, scoring L. If L is already
-    the most the remaining cards allow, the seed line is optimal as it stands (no model is
-    built; ``stats["solved_by"]`` says so). Otherwise the model holds the lines scoring
-    more than L (a shorter horizon and a pace constraint follow) and is maximised: if it
-    is infeasible, L is proven optimal and the seed line is returned; otherwise the
-    solution is decoded and replayed. Without any seed the model holds every line.
-    On a timeout the best line known (possibly the seed line) is returned as 'feasible'.
+    The better of the hint and the greedy line is the seed line, scoring L. If L already
+    meets U, the seed line is optimal as it stands (no model is built; ``stats["solved_by"]``
+    says so). Otherwise:
+
+    1. *feasibility* (``two_phase``): a model of the lines scoring U, without objective. A
+       solution is decoded and is optimal; infeasible lowers U by one (and if U is then L,
+       the seed line is optimal).
+    2. *maximisation*: a model of the lines scoring L+1..U (every line up to U without a
+       seed), maximised. Infeasible proves the seed line optimal; otherwise the solution is
+       decoded and replayed.
+
+    On a timeout the best line known (possibly the seed line) is returned as 'feasible'
+    with the best proven bound.
     """
     t_start = time.perf_counter()
+    deadline = None if timeout is None else t_start + timeout
     seeds = {"hint_score": None, "greedy_score": None, "seed_score": None}
+    phases: list[dict] = []
+    stats = {"variables": 0, "constraints": 0, "turns": 0, "time": 0.0, "build_time": 0.0,
+             "branches": 0, "conflicts": 0, **seeds, "phases": phases, "solved_by": "cpsat"}
 
-    def no_model(score: int, actions: list[Action], how: str) -> CpsatResult:
-        return CpsatResult("optimal", score, score, actions, {
-            "variables": 0, "constraints": 0, "turns": 0, "time": 0.0, "build_time": 0.0,
-            **seeds, "solved_by": how, "wall_time": time.perf_counter() - t_start,
-        })
-
-    if state.over:
-        return no_model(state.score, [], "the game is over")
-
-    # ---- data: the seed line and what it settles ----
-    seed, seed_score = _seed(state, hint, seed_tries, seeds)
-    reachable = _reachable(state)
-    if seed is not None and seed_score >= reachable:
-        actions, end = _replay(state, seed)
-        return no_model(end.score, actions, "the seed line reaches the cards' bound")
-
-    # ---- variables, constraints: the lines that beat the seed ----
-    enc = _Encoding(state, seed_score + 1 if seed is not None else 0)
-    if seed is not None:
-        enc.add_hint(seed)  # not a solution (it scores one less), but a guide
-    proto = enc.model.proto
-    t_built = time.perf_counter()
-
-    # ---- solve ----
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, int(workers))
-    # The LP relaxation of this model is weak and slows both the proofs and the search for
-    # better lines (measured on hard 2-player decks): pure clause-learning search instead.
-    solver.parameters.linearization_level = 0
-    if timeout is not None:
-        solver.parameters.max_time_in_seconds = float(timeout)
-    for key, value in (params or {}).items():
-        setattr(solver.parameters, key, value)
-    code = solver.solve(enc.model)
-
-    # ---- decode ----
-    stats = {
-        "variables": len(proto.variables),
-        "constraints": len(proto.constraints),
-        "turns": enc.H,
-        "time": solver.wall_time,
-        "build_time": t_built - t_start,
-        "branches": solver.num_branches,
-        "conflicts": solver.num_conflicts,
-        **seeds,
-        "solved_by": "cpsat",
-    }
-
-    def result(status, score, upper, actions):
+    def result(status, score, upper, actions, how=None):
+        stats.update(seeds)
+        if how is not None:
+            stats["solved_by"] = how
         stats["wall_time"] = time.perf_counter() - t_start
         return CpsatResult(status, score, upper, actions, stats)
 
-    if code == cp_model.MODEL_INVALID or (code == cp_model.INFEASIBLE and seed is None):
-        # every legal line is a solution of the model without a seed: an encoding bug
-        raise AssertionError(f"CP-SAT encoding bug: model is {solver.status_name(code)}")
-    if code == cp_model.INFEASIBLE:
-        # no line beats the seed line
+    if state.over:
+        return result("optimal", state.score, state.score, [], "the game is over")
+
+    # ---- data: the seed line and what it settles ----
+    seed, seed_score = _seed(state, hint, seed_tries, seeds)
+    upper = _upper0(state)
+    if seed is not None and seed_score >= upper:
         actions, end = _replay(state, seed)
-        stats["solved_by"] = "cpsat: no line beats the seed line"
-        return result("optimal", end.score, end.score, actions)
-    bound = solver.best_objective_bound
-    upper = reachable if not math.isfinite(bound) else min(reachable, math.floor(bound + 1e-6))
-    # lines scoring at most seed_score are outside the model
-    upper = max(upper, seed_score)
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return result("optimal", end.score, end.score, actions, "the seed line reaches the cards' bound")
+
+    def left():
+        return None if deadline is None else deadline - time.perf_counter()
+
+    def run(target, top, maximize):
+        """Build and solve one model; returns (encoding, status code, solver)."""
+        t0 = time.perf_counter()
+        enc = _Encoding(state, target, upper=top, maximize=maximize)
+        if seed is not None:
+            enc.add_hint(seed)  # not a solution (it scores less), but a guide
+        t1 = time.perf_counter()
+        remaining = left()
+        code, solver = _solve(enc, workers, None if remaining is None else remaining - (t1 - t0) * 0, params)
+        proto = enc.model.proto
+        stats["variables"] = max(stats["variables"], len(proto.variables))
+        stats["constraints"] = max(stats["constraints"], len(proto.constraints))
+        stats["turns"] = enc.E
+        stats["time"] += solver.wall_time
+        stats["build_time"] += t1 - t0
+        stats["branches"] += solver.num_branches
+        stats["conflicts"] += solver.num_conflicts
+        phases.append({"target": target, "upper": top, "objective": maximize, "status": solver.status_name(code),
+                       "time": round(solver.wall_time, 3), "build_time": round(t1 - t0, 3)})
+        if code == cp_model.MODEL_INVALID:
+            raise AssertionError("CP-SAT encoding bug: the model is invalid")
+        return enc, code, solver
+
+    def decoded(enc, solver, status, bound):
         actions, end = enc.decode(solver)
         objective = solver.value(enc.score)
         if not end.over or end.score != objective:
             raise AssertionError(
                 f"CP-SAT encoding bug: decoded line scores {end.score} (over={end.over}), objective {objective}"
             )
-        if code == cp_model.OPTIMAL:
-            return result("optimal", objective, objective, actions)
-        return result("feasible", objective, max(upper, objective), actions)
-    if seed is not None:
+        return result(status, objective, max(bound, objective), actions)
+
+    def fallback(bound):
+        """Time is up: the seed line (if any) and the bound proven so far."""
+        if seed is not None:
+            actions, end = _replay(state, seed)
+            return result("feasible", end.score, max(bound, end.score), actions)
+        return result("unknown", None, bound, [])
+
+    # ---- phase 1: can the game reach U at all? (feasibility, no objective) ----
+    if two_phase:
+        enc, code, solver = run(upper, upper, False)
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return decoded(enc, solver, "optimal", upper)
+        if code != cp_model.INFEASIBLE:
+            return fallback(upper)
+        upper -= 1
+        if seed is not None and upper <= seed_score:
+            actions, end = _replay(state, seed)
+            return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
+        if upper < 0:
+            raise AssertionError("CP-SAT encoding bug: no line at all")
+        if left() is not None and left() <= 0:
+            return fallback(upper)
+
+    # ---- phase 2: maximise over the lines that beat the seed line (up to U) ----
+    enc, code, solver = run(seed_score + 1 if seed is not None else 0, upper, True)
+    if code == cp_model.INFEASIBLE:
+        if seed is None:  # every legal line up to U is a solution without a seed
+            raise AssertionError("CP-SAT encoding bug: the model without a seed is infeasible")
         actions, end = _replay(state, seed)
-        return result("feasible", end.score, upper, actions)
-    return result("unknown", None, upper, [])
+        return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
+    bound = solver.best_objective_bound
+    bound = upper if not math.isfinite(bound) else min(upper, math.floor(bound + 1e-6))
+    bound = max(bound, seed_score)  # lines scoring at most seed_score are outside the model
+    if code == cp_model.OPTIMAL:
+        return decoded(enc, solver, "optimal", 0)
+    if code == cp_model.FEASIBLE:
+        return decoded(enc, solver, "feasible", bound)
+    return fallback(bound)
 
 
 def model_accepts(state: State, line) -> bool:
-    """Whether the model from ``state`` has the solution of ``line`` (a complete legal line,
-    made canonical first), with every variable fixed to its value along the line. For tests
-    and debugging: a False is a bug (the model cuts a legal line)."""
+    """Whether the model from ``state`` holds ``line`` (a complete legal line, made
+    canonical first): every decision variable and counter is fixed to its value along the
+    line, and the model must still have a solution with the line's score. For tests and
+    debugging: a False is a bug (the model cuts a legal line)."""
     line = list(line)
     if state.over:
         return not line
     line = canonical_line(state, line)
     _, end = _replay(state, line)
-    enc = _Encoding(state, end.score)
-    enc.add_hint(line)
+    enc = _Encoding(state, end.score, upper=end.score)
+    values, score = enc.line_values(line)
+    assert score == end.score
+    for var, value in values.items():
+        enc.model.add(var == value)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.fix_variables_to_their_hinted_value = True
     code = solver.solve(enc.model)
     return code in (cp_model.OPTIMAL, cp_model.FEASIBLE) and solver.value(enc.score) == end.score
