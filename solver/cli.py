@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .game import IllegalActionError, MalformedError
+from .game import IllegalActionError, MalformedError, format_compact
 from .inputs import load_input
 from .render import describe_position, describe_turn, status_line
 
@@ -35,10 +35,11 @@ def cli():
 
 
 def input_options(f):
-    """FILE or --deck/--example, --players, --variant, and the rule flags."""
+    """FILE or --deck/--seed/--example, --players, --variant, and the rule flags."""
 
     @click.argument("file", required=False, type=click.Path(dir_okay=False))
     @click.option("--deck", help='Deck in compact notation, top first: "r1 y3 b5 ...".')
+    @click.option("--seed", help="A hanab.live seed, e.g. p3v0s1: the deck the server deals for it.")
     @click.option("--example", is_flag=True, help="Use the built-in example deck (3 players).")
     @click.option("--players", type=int, help="Player count (needed for a bare deck).")
     @click.option("--variant", help='Variant name, e.g. "No Variant", "Rainbow (5 Suits)".')
@@ -49,13 +50,14 @@ def input_options(f):
     @click.option("--one-extra-card", is_flag=True, default=None, help="Hand size +1.")
     @click.option("--one-less-card", is_flag=True, default=None, help="Hand size -1.")
     @functools.wraps(f)
-    def wrapper(file, deck, example, players, variant, empty_clues, deck_plays, strikeout_score,
+    def wrapper(file, deck, seed, example, players, variant, empty_clues, deck_plays, strikeout_score,
                 reserve_token, one_extra_card, one_less_card, **kw):
         if players is not None and not 2 <= players <= 6:
             raise MalformedError(f"bad player count {players}: must be 2 to 6")
         flags = dict(empty_clues=empty_clues, deck_plays=deck_plays, strikeout_score=strikeout_score,
                      reserve_token=reserve_token, one_extra_card=one_extra_card, one_less_card=one_less_card)
-        rec = load_input(file, deck=deck, players=players, variant=variant, example=example, flags=flags)
+        rec = load_input(file, deck=deck, players=players, variant=variant, example=example, seed=seed,
+                         flags=flags)
         return f(rec, **kw)
 
     return wrapper
@@ -176,6 +178,34 @@ def _register_more():
 
 
 _register_more()
+
+
+@cli.command()
+@click.argument("seed")
+@click.option("--players", type=int, help="Player count (needed unless SEED is p{N}v{id}s...).")
+@click.option("--variant", help="Variant name (needed unless SEED is p{N}v{id}s...).")
+@click.option("--one-extra-card", is_flag=True, default=None, help="Hand size +1.")
+@click.option("--one-less-card", is_flag=True, default=None, help="Hand size -1.")
+@click.option("--json", "as_json", is_flag=True, help='{"seed", "players", "variant", "deck": [{"suitIndex", "rank"}, ...]}')
+def deal(seed, players, variant, one_extra_card, one_less_card, as_json):
+    """The deck hanab.live deals for SEED (e.g. p3v0s1), top first, and the hands."""
+    rec = load_input(seed=seed, players=players, variant=variant,
+                     flags=dict(one_extra_card=one_extra_card, one_less_card=one_less_card))
+    g = rec.game
+    if as_json:
+        out = {"seed": seed, "players": g.num_players, "variant": g.variant.to_json(),
+               "deck": [c.to_json() for c in g.deck]}
+        click.echo(json.dumps(out))
+        return
+    h = g.hand_size
+    click.echo(f"Seed {seed}: {g.variant.name}, {g.num_players} players, {h} cards each")
+    click.echo(f"Deck (top first, {len(g.deck)} cards): {format_compact(g.deck, g.variant)}")
+    w = max(len(n) for n in g.names)
+    for p in range(g.num_players):
+        lo = p * h
+        click.echo(f"  {g.names[p]:<{w}}  {format_compact(g.deck[lo:lo + h], g.variant)}   (#{lo}-#{lo + h - 1})")
+    rest = g.deck[g.num_players * h:]
+    click.echo(f"Draw pile (next first, {len(rest)} cards): {format_compact(rest, g.variant) or '-'}")
 
 
 def main():

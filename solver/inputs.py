@@ -1,11 +1,11 @@
-"""Turning command-line input (a file, ``--deck``, ``--players``, ``--variant`` and rule
-flags) into a :class:`GameRecord`."""
+"""Turning command-line input (a file, ``--deck``, ``--seed``, ``--players``, ``--variant``
+and rule flags) into a :class:`GameRecord`."""
 from __future__ import annotations
 
 import importlib.resources
 from dataclasses import replace
 
-from .game import Game, GameRecord, MalformedError, Rules, load_file, load_text, parse_variant
+from .game import Game, GameRecord, MalformedError, Rules, deck_from_seed, load_file, load_text, parse_variant
 
 EXAMPLE = "example_deck.json"
 
@@ -21,14 +21,19 @@ def load_input(
     players: int | None = None,
     variant: str | None = None,
     example: bool = False,
+    seed: str | None = None,
     flags: dict | None = None,
 ) -> GameRecord:
-    sources = sum(x is not None and x is not False for x in (file, deck, example or None))
+    sources = sum(x is not None and x is not False for x in (file, deck, seed, example or None))
     if sources == 0:
-        raise MalformedError("no input: give a FILE, --deck \"r1 y3 ...\" or --example")
+        raise MalformedError("no input: give a FILE, --deck \"r1 y3 ...\", --seed SEED or --example")
     if sources > 1:
-        raise MalformedError("give only one of FILE, --deck and --example")
+        raise MalformedError("give only one of FILE, --deck, --seed and --example")
     flags = {k: v for k, v in (flags or {}).items() if v is not None and v is not False}
+    if seed is not None:
+        # a hanab.live seed: players and variant from a p{N}v{id}s... seed, or given
+        n, v, cards = deck_from_seed(seed, players, variant)
+        return GameRecord(Game(Rules(v, **flags), n, cards), [], None, f"seed {seed!r}", {"seed": seed})
     rules = None
     if variant is not None or flags:
         rules = Rules(parse_variant("No Variant" if variant is None else variant), **flags)
