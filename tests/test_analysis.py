@@ -318,3 +318,39 @@ def test_bad_inputs_give_one_line_errors(tmp_path):
     assert_clean_error(run_cli("analyse", bad, "--db", tmp_path / "y.sqlite"), "line 2")
     assert_clean_error(run_cli("review", tmp_path / "nothing.json"), "nothing.json")
     assert_clean_error(run_cli("review", real_game_files()[0], "--plot", tmp_path / "x.txt"), ".png")
+
+
+# --- seeds -------------------------------------------------------------------------------------
+
+def test_seed_range_jobs_deal_as_the_site(tmp_path):
+    from conftest import expected_results
+
+    jobs = make_jobs(["p3v0s1..3", "p5v0s198"])
+    assert [j["key"] for j in jobs] == ["p3v0s1", "p3v0s2", "p3v0s3", "p5v0s198"]
+    files = {exp["seed"]: name for name, exp in expected_results().items()}
+    for j in jobs:
+        g = job_game(j)
+        assert g.num_players == int(j["key"][1])
+        if j["key"] in files:
+            real = load_file(SHARED / "hanablive" / files[j["key"]]).game
+            assert g.deck == real.deck
+    assert job_game(jobs[1]).deck != job_game(jobs[0]).deck
+    db = tmp_path / "s.sqlite"
+    res = run_cli("analyse", "p3v0s1..4", "--db", db, "--quiet")
+    assert res.exit_code == 0, res.output
+    with Store(db) as st:
+        rows = st.rows()
+    assert [r.seed for r in rows] == ["p3v0s1", "p3v0s2", "p3v0s3", "p3v0s4"]
+    assert all(r.players == 3 and r.variant == "No Variant" for r in rows)
+
+
+def test_bad_seeds_give_one_line_errors(tmp_path):
+    db = tmp_path / "x.sqlite"
+    assert_clean_error(run_cli("analyse", "p9v0s1..3", "--db", db), "p9v0s1")
+    assert_clean_error(run_cli("analyse", "p3v99s1..3", "--db", db), "99")
+    assert_clean_error(run_cli("analyse", "myseed1..3", "--db", db), "myseed1")
+    res = run_cli("analyse", "myseed1..2", "--players", "2", "--variant", "6 Suits", "--db", db, "--quiet")
+    assert res.exit_code == 0, res.output
+    with Store(db) as st:
+        assert [(r.key, r.players, r.variant, r.perfect) for r in st.rows()] == [
+            ("myseed1", 2, "6 Suits", 30), ("myseed2", 2, "6 Suits", 30)]
