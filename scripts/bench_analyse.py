@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Throughput of ``hanabi analyse`` on a seed range: wall time, decks per second, the
+share decided exactly, per-deck time percentiles, and the projected wall time for 100,000
+seeds. ``--compare GITREF`` runs the same range with an older version (a git worktree) in
+the same run, when that version has ``hanabi analyse``.
+
+    .venv/bin/python scripts/bench_analyse.py p3v0s1..100000
+    .venv/bin/python scripts/bench_analyse.py p2v0s1..10000 --compare HEAD~5
+"""
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(tree: Path, rng: str, db: Path, args) -> float:
+    cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--quiet", "--timeout", str(args.timeout)]
+    if args.jobs:
+        cmd += ["--jobs", str(args.jobs)]
+    t0 = time.monotonic()
+    subprocess.run(cmd, cwd=tree, check=True, stdout=subprocess.DEVNULL)
+    return time.monotonic() - t0
+
+
+def describe(label: str, db: Path, wall: float) -> str:
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT seconds, exact, max_score = perfect FROM results").fetchall()
+    con.close()
+    n = len(rows)
+    secs = sorted(r[0] for r in rows)
+    pct = lambda q: secs[min(n - 1, int(q * n))]  # noqa: E731
+    return (f"{label:<12} {n:>7} decks  {wall:8.1f} s wall  {n / wall:8.1f} decks/s  "
+            f"exact {100 * sum(r[1] for r in rows) / n:6.2f}%  winnable {100 * sum(r[2] for r in rows) / n:6.2f}%  "
+            f"per deck mean {1000 * sum(secs) / n:7.1f} ms  median {1000 * pct(0.5):6.1f} ms  "
+            f"p99 {1000 * pct(0.99):7.1f} ms  max {secs[-1]:6.2f} s  -> 100,000 decks in {100000 / (n / wall) / 60:5.1f} min")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("range", nargs="?", default="p3v0s1..10000")
+    ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    ap.add_argument("--compare", metavar="GITREF", help="also run an older version")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        lines = []
+        if args.compare:
+            tree = tmp / "old"
+            subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.compare], cwd=ROOT, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                db = tmp / "old.sqlite"
+                lines.append(describe(args.compare, db, run(tree, args.range, db, args)))
+            finally:
+                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
+        db = tmp / "new.sqlite"
+        lines.append(describe("current", db, run(ROOT, args.range, db, args)))
+    print(f"hanabi analyse {args.range} --timeout {args.timeout} --jobs {args.jobs or 'all'}")
+    for line in lines:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
