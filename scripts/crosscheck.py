@@ -71,6 +71,17 @@ def cases(n_decks: int, n_positions: int, files: list[str], limit: int | None, s
             yield f"{d['id']}@rnd{st.turn}", st
 
 
+def run_case(args):
+    """Every engine alone on one position: {engine: (best line's score, bound, seconds)}."""
+    name, st, engines, timeout = args
+    out = {}
+    for e in engines:
+        t = time.perf_counter()
+        sol = solve(st, timeout=timeout, engine=e)
+        out[e] = (sol.max_score, sol.upper_bound, time.perf_counter() - t)
+    return name, out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--decks", type=int, default=20, help="random decks (players cycle 2..6)")
@@ -80,21 +91,29 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per engine and position")
     ap.add_argument("--engines", default=",".join(ENGINES))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="positions solved in parallel (default 1: clean timings)")
     a = ap.parse_args(argv)
     engines = [e for e in a.engines.split(",") if e]
     times = {e: [] for e in engines}
     undecided = {e: 0 for e in engines}
     disagreements = []
     n = 0
-    for name, st in cases(a.decks, a.positions, a.files, a.limit, a.seed):
+    work = ((name, st, engines, a.timeout) for name, st in cases(a.decks, a.positions, a.files, a.limit, a.seed))
+    if a.jobs > 1:
+        import multiprocessing as mp
+
+        pool = mp.get_context("fork").Pool(a.jobs)
+        results = pool.imap(run_case, work)
+    else:
+        results = map(run_case, work)
+    for name, out in results:
         n += 1
         res = {}
         for e in engines:
-            t = time.perf_counter()
-            sol = solve(st, timeout=a.timeout, engine=e)
-            times[e].append(time.perf_counter() - t)
-            res[e] = (sol.max_score, sol.upper_bound)
-            undecided[e] += sol.max_score != sol.upper_bound
+            lo, hi, dt = out[e]
+            times[e].append(dt)
+            res[e] = (lo, hi)
+            undecided[e] += lo != hi
         for e1 in engines:
             for e2 in engines:
                 lo1, hi1 = res[e1]
