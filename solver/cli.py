@@ -220,5 +220,23 @@ def main():
         fail(e.format_message().replace("\n", " "), 2)
 
 
+class _PuzzleGroup(click.Group):
+    """``hanabi puzzle ...``, imported from ``puzzles.cli`` only when used."""
+
+    def _real(self):
+        from puzzles.cli import puzzle
+
+        return puzzle
+
+    def list_commands(self, ctx):
+        return self._real().list_commands(ctx)
+
+    def get_command(self, ctx, name):
+        return self._real().get_command(ctx, name)
+
+
+cli.add_command(_PuzzleGroup("puzzle", help="Endgame puzzles: generate, check, render, export."))
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,188 @@
+"""``hanabi puzzle ...``: generate, check, render and export endgame puzzles.
+
+Registered lazily in ``solver/cli.py`` (this module is imported only when a ``puzzle``
+command runs). Errors about unreadable input are one line, exit code 2, raised as
+``MalformedError`` and printed by the top-level ``CleanGroup``.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from solver.game import Action, MalformedError, game_to_json
+
+from .analysis import CHECK_LIMITS, DIFFICULTIES, GENERATOR_LIMITS, Limits
+from .format import load_puzzle, write_puzzle
+
+
+def _has_seed_module() -> bool:
+    try:
+        return importlib.util.find_spec("solver.game.seeds") is not None
+    except ImportError:  # pragma: no cover
+        return False
+
+
+@click.group()
+def puzzle():
+    """Endgame puzzles: generate, check, render, export."""
+
+
+@puzzle.command()
+@click.option("--count", type=click.IntRange(1, 100000), default=10, show_default=True, help="How many puzzles.")
+@click.option("--players", type=click.IntRange(2, 6), help="Player count (default: 2, 3, 4, 5 in turn).")
+@click.option("--variant", default="No Variant", show_default=True, help="Variant of the random decks.")
+@click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="Keep only puzzles of this difficulty.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random decks and walks.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write to.")
+@click.option("--decks", "deck_files", multiple=True, type=click.Path(dir_okay=False),
+              help="Take the decks from this JSON-lines file (id, players, variant, deck) instead of random ones.")
+@click.option("--source-seeds", is_flag=True,
+              help="Deal the decks from hanab.live seeds p{P}v{V}s{N}, N = --seed, --seed + 1, ... (as the site does).")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
+@click.option("--pictures", type=click.Choice(["svg", "png"]), help="Also draw each puzzle.")
+@click.option("--window", type=click.IntRange(0, 60), default=12, show_default=True,
+              help="Examine positions with at most this many cards left in the deck.")
+@click.option("--max-winning", type=click.IntRange(1, 10), default=2, show_default=True,
+              help="Keep positions where at most this many kinds of first move keep the maximum.")
+@click.option("--node-limit", type=click.IntRange(1000), default=GENERATOR_LIMITS.node_limit, show_default=True,
+              help="Search nodes per solver call (keeps the output the same on every machine).")
+@click.option("--timeout", type=click.FloatRange(0.1), default=GENERATOR_LIMITS.timeout, show_default=True,
+              help="Seconds per solver call at most (a safety net; the node limit normally comes first).")
+def generate(count, players, variant, difficulty, seed, out_dir, deck_files, source_seeds, jobs, pictures, window,
+             max_winning, node_limit, timeout):
+    """Generate endgame puzzles from real decks into DIR (one JSON file each)."""
+    from solver.game import parse_variant
+
+    from .generate import Config, generate as run
+
+    v = parse_variant(variant)  # a bad name is a one-line error before any work
+    if source_seeds:
+        if deck_files:
+            raise MalformedError("give only one of --decks and --source-seeds")
+        if not _has_seed_module():  # pragma: no cover
+            raise MalformedError("--source-seeds needs solver.game.seeds, which this installation lacks")
+        if v.hanablive_id is None:
+            raise MalformedError(f"--source-seeds: variant {v.name!r} has no hanab.live id")
+        if seed < 0:
+            raise MalformedError("--source-seeds: --seed must be 0 or more (the first seed suffix)")
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise MalformedError(f"{out}: cannot create directory: {e.strerror or e}") from None
+    cfg = Config(count=count, seed=seed, players=players, variant=variant, difficulty=difficulty,
+                 decks=list(deck_files), source_seeds=source_seeds, jobs=jobs, window=window, max_winning=max_winning,
+                 limits=Limits(timeout=timeout, node_limit=node_limit, engine="search"))
+    t0 = time.monotonic()
+    written = []
+    with click.progressbar(length=count, label="puzzles", file=sys.stderr, show_pos=True) as bar:
+        def on_puzzle(p):
+            path = out / f"{p.id}.json"
+            write_puzzle(p, path)
+            if pictures:
+                from .render import render_puzzle
+
+                render_puzzle(p, path.with_suffix("." + pictures))
+            written.append((path, p))
+            bar.update(1)
+
+        _, stats = run(cfg, on_puzzle)
+    for path, p in written:
+        st = p.question["position"]
+        click.echo(f"{path}  {p.difficulty:<6}  {st['to_move']} to move, target {p.target}, "
+                   f"{p.winning['count']} winning first move{'s' if p.winning['count'] != 1 else ''} "
+                   f"({' '.join(p.winning['moves'])})")
+    levels = Counter(p.difficulty for _, p in written)
+    mix = ", ".join(f"{levels[d]} {d}" for d in DIFFICULTIES if levels[d])
+    click.echo(f"{len(written)} puzzles ({mix or 'none'}) from {stats['decks']} decks, {stats['examined']} "
+               f"positions examined, in {time.monotonic() - t0:.1f} s")
+    if len(written) < count:
+        click.echo(f"error: only {len(written)} of {count} puzzles found", err=True)
+        sys.exit(1)
+
+
+@puzzle.command()
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--answer", help='A line from the position: compact ("c pr3 dy1 c1r ...") or a JSON list of '
+                               'hanab.live actions.')
+@click.option("--json", "as_json", is_flag=True, help="The verdict as one JSON object.")
+@click.option("--timeout", type=click.FloatRange(0.1), default=CHECK_LIMITS.timeout, show_default=True,
+              help="Seconds per solver call at most.")
+@click.option("--engine", type=click.Choice(["portfolio", "search"]), default=CHECK_LIMITS.engine,
+              show_default=True, help="Solver engine for the proofs.")
+def check(puzzle_file, answer, as_json, timeout, engine):
+    """Check a puzzle (and an answer): exit 0 valid, 1 invalid or wrong, 2 unreadable."""
+    from .check import check_answer, check_puzzle
+    from .notation import parse_line
+
+    p = load_puzzle(puzzle_file)
+    if answer is not None:
+        parse_line(answer)  # unreadable answers are errors (exit 2) before any work
+    limits = Limits(timeout=timeout, node_limit=None, engine=engine)
+    rep = check_puzzle(p, limits)
+    if answer is not None and rep.state is not None:
+        rep.answer = check_answer(rep.state, answer, p.target, limits)
+    ok = rep.valid and (rep.answer is None or rep.answer.correct)
+    if as_json:
+        click.echo(json.dumps(rep.to_json()))
+    else:
+        if rep.valid:
+            st = rep.state
+            click.echo(f"{p.id}: valid")
+            click.echo(f"  {st.game.player_name(st.current)} to move at turn {st.turn + 1}, target {p.target}")
+            for n in rep.notes:
+                click.echo(f"  {n}")
+        else:
+            click.echo(f"{p.id}: INVALID")
+            for prob in rep.problems:
+                click.echo(f"  - {prob}")
+        if answer is not None:
+            if rep.answer is None:
+                click.echo("answer: not checked (the position could not be set up)")
+            else:
+                click.echo(f"answer: {'correct' if rep.answer.correct else 'wrong'}: {rep.answer.message}")
+    sys.exit(0 if ok else 1)
+
+
+@puzzle.command()
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="Picture file: .svg or .png.")
+def render(puzzle_file, out):
+    """Draw the puzzle's table (stacks, hands, tokens, discards, draw pile) to SVG or PNG."""
+    from .render import render_puzzle
+
+    p = load_puzzle(puzzle_file)
+    if Path(out).suffix.lower() not in (".svg", ".png"):
+        raise MalformedError(f"{out}: the picture must be .svg or .png")
+    render_puzzle(p, out)
+    click.echo(f"wrote {out}")
+
+
+@puzzle.command()
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
+@click.option("--with-solution", is_flag=True, help="Append the first solution line (a replay to the end).")
+def export(puzzle_file, out, with_solution):
+    """The position as hanab.live game JSON (the deck and the actions that reach it)."""
+    p = load_puzzle(puzzle_file)
+    rec = p.record()
+    rec.state_after()  # the actions must replay
+    actions = list(rec.actions)
+    if with_solution and p.lines:
+        actions += [Action.from_json(a, f"solution action {i}") for i, a in enumerate(p.lines[0]["actions"])]
+        rec.game.initial_state().apply_all(actions, f"{puzzle_file}: action")
+    text = json.dumps(game_to_json(rec.game, actions), indent=1) + "\n"
+    if out:
+        try:
+            Path(out).write_text(text)
+        except OSError as e:
+            raise MalformedError(f"{out}: cannot write: {e.strerror or e}") from None
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
