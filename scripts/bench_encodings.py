@@ -90,7 +90,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per deck and engine (default 60)")
     ap.add_argument("--offset", type=int, default=0, help="skip the first K decks")
     ap.add_argument("--limit", type=int, default=None, help="at most N decks")
-    ap.add_argument("--workers", type=int, default=2, help="CP-SAT search workers (default 2)")
+    ap.add_argument("--workers", type=int, default=1, help="CP-SAT search workers (default 1, as cpsat_max)")
     ap.add_argument("--json", dest="json_out", type=Path, help="write every result to this JSON file")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per deck and engine")
     a = ap.parse_args(argv)

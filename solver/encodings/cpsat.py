@@ -571,7 +571,7 @@ class _Encoding:
                 j1 = self.deck_index(k1)
                 for k2 in group[i + 1:]:
                     q2 = self.holder0.get(k2)  # k2 is used by its holder if dealt
-                    for e in range(1, E):
+                    for e in range(E):
                         u = self.use.get((e, k2))
                         if u is None or (j1 is not None and j1 >= e):
                             continue
@@ -579,11 +579,11 @@ class _Encoding:
                             p1 = self.holder0[k1]
                             if q2 is not None and q2 != p1:
                                 continue
-                            self._clause(_neg(u), _neg(self.actor[e, p1]), self.used[e, k1])
+                            self._clause(_neg(u), _neg(self.actor[e, p1]), self.is_used(e, k1))
                         else:
                             for p in range(n) if q2 is None else (q2,):
                                 self._clause(_neg(u), _neg(self.actor[e, p]), _neg(self.actor[j1, p]),
-                                             self.used[e, k1])
+                                             self.is_used(e, k1))
 
     # =====================================================================================
     # objective
@@ -610,7 +610,7 @@ class _Encoding:
 
         i = 0
         for e in range(self.E + 1):
-            put(self.alive[e], not st.over) if e < self.E else None
+            put(self.alive[e], not st.over)
             put(self.clues[e], st.clues)
             put(self.strikes[e], st.strikes)
             for s in range(self.S):
@@ -850,13 +850,20 @@ def _upper0(state: State) -> int:
 def _solve(enc: _Encoding, workers: int, time_limit: float | None, params: dict | None):
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, int(workers))
+    if workers > 1:
+        # every worker searches the full problem (no local search or LNS workers: with two
+        # cores these took the time the proofs need; measured on hard 2-player decks)
+        solver.parameters.num_full_subsolvers = int(workers)
     # The LP relaxation of this model is weak and slows both the proofs and the search for
     # better lines (measured on hard 2-player decks): pure clause-learning search instead.
     solver.parameters.linearization_level = 0
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
     for key, value in (params or {}).items():
-        setattr(solver.parameters, key, value)
+        if isinstance(value, (list, tuple)):  # a repeated field
+            getattr(solver.parameters, key).extend(value)
+        else:
+            setattr(solver.parameters, key, value)
     code = solver.solve(enc.model)
     return code, solver
 
@@ -866,19 +873,23 @@ def cpsat_max(
     *,
     hint=None,
     timeout: float | None = None,
-    workers: int = 2,
+    workers: int = 1,
     seed_tries: int = 16,
     params: dict | None = None,
     two_phase: bool = True,
+    redundant: bool = True,
+    symmetry: bool = True,
 ) -> CpsatResult:
     """Maximise the final score from ``state`` with CP-SAT.
 
     ``hint``: an optional line (engine actions from ``state`` to the end of the game), a
     known good line, e.g. the search's. ``timeout``: seconds for the whole call (None:
     until proven). ``workers``: CP-SAT search workers. ``seed_tries``: greedy playouts
-    tried too (0: none). ``params``: extra CP-SAT parameters by name (e.g.
+    tried too (0: none); one worker (the default) is deterministic, and
+    was faster than two on the shared two-core machine. ``params``: extra CP-SAT parameters by name (e.g.
     ``{"random_seed": 1}``). ``two_phase``: first ask whether the first upper bound U (the
-    cards' bound, capped by pace) is reachable at all, before maximising.
+    cards' bound, capped by pace) is reachable at all, before maximising. ``redundant``,
+    ``symmetry``: add the implied constraints / the symmetry breaking (for tests).
 
     The better of the hint and the greedy line is the seed line, scoring L. If L already
     meets U, the seed line is optimal as it stands (no model is built; ``stats["solved_by"]``
@@ -924,12 +935,11 @@ def cpsat_max(
     def run(target, top, maximize):
         """Build and solve one model; returns (encoding, status code, solver)."""
         t0 = time.perf_counter()
-        enc = _Encoding(state, target, upper=top, maximize=maximize)
+        enc = _Encoding(state, target, upper=top, maximize=maximize, symmetry=symmetry, redundant=redundant)
         if seed is not None:
             enc.add_hint(seed)  # not a solution (it scores less), but a guide
         t1 = time.perf_counter()
-        remaining = left()
-        code, solver = _solve(enc, workers, None if remaining is None else remaining - (t1 - t0) * 0, params)
+        code, solver = _solve(enc, workers, left(), params)
         proto = enc.model.proto
         stats["variables"] = max(stats["variables"], len(proto.variables))
         stats["constraints"] = max(stats["constraints"], len(proto.constraints))
