@@ -40,6 +40,8 @@ def summarise(store: Store, slowest: int = 10) -> dict:
             "exact": sum(r.exact for r in rs),
             "winnable": winnable,
             "unwinnable": unwinnable,
+            # bound below perfect proved by one method only (not yet confirmed by a second)
+            "unwinnable_one_method": sum(r.winnable is False and r.proof_kind == "unconfirmed" for r in rs),
             "undecided": len(rs) - decided,
             "winnable_share": winnable / decided if decided else None,
             "winnable_share_95": [lo, hi],
@@ -68,15 +70,20 @@ def _pct(x) -> str:
 
 
 def format_text(summary: dict) -> str:
-    lines = [f"{summary['store']}: {summary['rows']} decks", ""]
-    head = f"{'variant':<20} {'pl':>2} {'decks':>7} {'exact':>7} {'winnable':>9} {'share':>8} {'95% CI':>16} {'undec.':>6} {'mean s':>8} {'max s':>7}"
+    lines = [f"{summary['store']}: {summary['rows']} decks",
+             "winnable: a replayed line reaches the perfect score; unwinn.: a proven bound below it "
+             "((1 meth.): proved by one method, not yet confirmed by a second); undec.: neither; "
+             "share: winnable / (winnable + unwinn.)", ""]
+    head = (f"{'variant':<20} {'pl':>2} {'decks':>7} {'exact':>7} {'winnable':>9} {'unwinn.':>8} {'(1 meth.)':>9} "
+            f"{'undec.':>6} {'share':>8} {'95% CI':>16} {'mean s':>8} {'max s':>7}")
     lines.append(head)
     lines.append("-" * len(head))
     for g in summary["groups"]:
         lo, hi = g["winnable_share_95"]
         ci = f"{100 * lo:.1f}-{100 * hi:.1f}%" if g["winnable"] + g["unwinnable"] else "-"
         lines.append(f"{g['variant']:<20} {g['players']:>2} {g['decks']:>7} {g['exact']:>7} {g['winnable']:>9} "
-                     f"{_pct(g['winnable_share']):>8} {ci:>16} {g['undecided']:>6} {g['seconds_mean']:>8.3f} {g['seconds_max']:>7.2f}")
+                     f"{g['unwinnable']:>8} {g['unwinnable_one_method']:>9} {g['undecided']:>6} "
+                     f"{_pct(g['winnable_share']):>8} {ci:>16} {g['seconds_mean']:>8.3f} {g['seconds_max']:>7.2f}")
     for g in summary["groups"]:
         lines.append("")
         lines.append(f"{g['variant']}, {g['players']} players")
