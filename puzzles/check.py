@@ -200,6 +200,8 @@ def check_answer(start: State, text: str, target: int, limits: Limits = CHECK_LI
             a = st.check(resolve(item, st))
         except IllegalActionError as e:
             return AnswerResult(False, f"{where(i, st)}: illegal: {e}", i + 1, st.turn + 1)
+        except MalformedError as e:  # e.g. a suit letter the variant does not have
+            raise MalformedError(f"answer: move {i + 1}: {e}") from None
         st.push(a)
         done.append(a)
         states.append(st.copy())

@@ -35,7 +35,7 @@ def puzzle():
 
 @puzzle.command()
 @click.option("--count", type=click.IntRange(1, 100000), default=10, show_default=True, help="How many puzzles.")
-@click.option("--players", type=click.IntRange(2, 6), help="Player count (default: 2, 3, 4, 5 in turn).")
+@click.option("--players", type=click.IntRange(2, 6), help="Player count (default: 2 to 5, in turn).")
 @click.option("--variant", default="No Variant", show_default=True, help="Variant of the random decks.")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="Keep only puzzles of this difficulty.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random decks and walks.")

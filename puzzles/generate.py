@@ -12,7 +12,8 @@ puzzle per deck, so puzzles do not repeat one game):
 3. the greedy strategy falls short of the maximum;
 4. at most ``max_winning`` kinds of first move keep the maximum (see
    ``notation.move_class``), every other one provably loses;
-5. the rated difficulty matches ``--difficulty`` (if given).
+5. the answer is not the obvious move: the greedy strategy's first move loses;
+6. the rated difficulty matches ``--difficulty`` (if given).
 
 Every solver call is bounded by a node limit (and a timeout as a safety net), so the same
 ``--seed`` gives the same puzzles on any machine; decks are examined in parallel with
@@ -34,7 +35,9 @@ from .analysis import GENERATOR_LIMITS, Limits
 from .format import GENERATOR_VERSION, Puzzle, build_puzzle
 from .notation import first_clue, format_line, move_class, move_classes
 
-PLAYER_CYCLE = (2, 3, 4, 5)
+# the player counts of random decks, in turn: fewer players more often, since their
+# endgames make puzzles less often (about 1 deck in 11 with 2 players, 1 in 3 with 5)
+PLAYER_CYCLE = (2, 3, 2, 4, 2, 3, 5, 2, 3)
 MIN_PLAYS = 3
 WALK_STYLES = ("bot 10%", "bot 20%", "bot 30%", "spender 10%", "spender 30%", "solver")
 
@@ -43,7 +46,7 @@ WALK_STYLES = ("bot 10%", "bot 20%", "bot 30%", "spender 10%", "spender 30%", "s
 class Config:
     count: int = 10
     seed: int = 0
-    players: int | None = None  # None: 2, 3, 4, 5 players in turn
+    players: int | None = None  # None: 2 to 5 players, in turn (PLAYER_CYCLE)
     variant: str = "No Variant"
     difficulty: str | None = None  # easy / medium / hard, or None for any
     decks: list[str] = field(default_factory=list)  # JSON-lines deck files (instead of random decks)
@@ -194,6 +197,9 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter) -> d
         return None
     if not fm.winning:  # the maximum is exact, so some move keeps it: a contradiction
         raise RuntimeError(f"no first move keeps the exact maximum {target}")
+    if move_class(st, greedy_actions[0]) in fm.winning:
+        stats["the obvious first move wins"] += 1
+        return None
     feats = analysis.features(st, sol, fm, greedy_score, limits)
     rate = analysis.rating(feats)
     level = analysis.difficulty(rate)

@@ -59,7 +59,9 @@ def _card(ax, x, y, suit, rank, letter, scale=1.0, faded=False, critical=False, 
     if suit is None:
         return
     color = "#111111" if name in DARK_TEXT else "#ffffff"
-    outline = [patheffects.withStroke(linewidth=2.5 * scale, foreground="#222222" if color == "#ffffff" else "#ffffff")]
+    if faded:  # dark text on the faded face stays readable
+        color, alpha = "#4a4a4a", 0.85
+    outline = []  # plain text on a plain card (SVG text stays text)
     if multi:
         color, outline = "#ffffff", [patheffects.withStroke(linewidth=3 * scale, foreground="#111111")]
     ax.text(x + w / 2, y + h * 0.46, str(rank), ha="center", va="center", fontsize=25 * scale, fontweight="bold",
@@ -107,7 +109,7 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
     col_h = 0.45 + draw_rows * 1.05 + 0.5 + 0.45 + v.num_suits * (sh + 0.12)
     body_h = max(g.num_players * 1.7 + 0.2, col_h)
     lines = textwrap.wrap(title, int(width * 6.6)) if title else []
-    head_h = 0.55 * len(lines) + (0.5 if subtitle else 0) + 0.4
+    head_h = 0.42 * len(lines) + (0.5 if subtitle else 0) + 0.4
     height = head_h + 2.3 + 0.45 + body_h + 0.7
     fig = Figure(figsize=(width * 0.8, height * 0.8))
     ax = fig.add_axes((0, 0, 1, 1))
@@ -118,7 +120,7 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
     y = height - 0.35
     for line in lines:
         ax.text(0.3, y, line, ha="left", va="top", fontsize=12.5, fontweight="bold", zorder=5)
-        y -= 0.55
+        y -= 0.42
     if subtitle:
         ax.text(0.3, y, subtitle, ha="left", va="top", fontsize=10, color="#444444", zorder=5)
         y -= 0.5
