@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from solver.game import DISCARD, PLAY, Action, Card, State
 from solver.solve import Solution, solve
 
-from .notation import first_clue, format_line, move_class, move_classes
+from .notation import first_clue, move_class, move_classes
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,3 @@ def difficulty(r: float) -> str:
     if r < THRESHOLDS[1]:
         return "medium"
     return "hard"
-
-
-def line_text(st: State, actions) -> str:
-    return format_line(st, actions)
