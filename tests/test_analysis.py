@@ -354,3 +354,31 @@ def test_bad_seeds_give_one_line_errors(tmp_path):
     with Store(db) as st:
         assert [(r.key, r.players, r.variant, r.perfect) for r in st.rows()] == [
             ("myseed1", 2, "6 Suits", 30), ("myseed2", 2, "6 Suits", 30)]
+
+
+def test_redo_open_replaces_only_with_tighter_results(tmp_path):
+    from dataclasses import replace
+
+    p, _ = deck_file(tmp_path, n=3, start=300)
+    db = tmp_path / "r.sqlite"
+    jobs = make_jobs([str(p)])
+    rows = [solve_job(j, timeout=30) for j in jobs]
+    assert all(r.exact for r in rows)
+    with Store(db) as st:  # as a timed-out run leaves them: the first open, the others exact
+        st.add(replace(rows[0], max_score=rows[0].max_score - 2, exact=False, proof_kind="open"))
+        for r in rows[1:]:
+            st.add(r)
+        before = {r["key"]: r for r in st.dump()}
+    res = run_cli("analyse", p, "--db", db, "--timeout", "30", "--redo-open", "--jobs", "1", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "1 solved" in res.stdout
+    with Store(db) as st:
+        after = {r["key"]: r for r in st.dump()}
+        assert all(r["exact"] for r in after.values())
+        assert after[rows[0].key]["max_score"] == rows[0].max_score
+        for r in rows[1:]:
+            assert after[r.key] == before[r.key]  # exact rows are never redone
+        # a looser result never replaces a stored one; an equal one only if newly exact
+        assert st.improve(replace(rows[1], max_score=rows[1].max_score - 1, exact=False)) is False
+        assert st.improve(rows[1]) is False
+        assert st.dump() == list(after.values())

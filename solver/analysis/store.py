@@ -130,6 +130,21 @@ class Store:
         cur = self.db.execute(f"INSERT OR IGNORE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})", row.values())
         return cur.rowcount == 1
 
+    def improve(self, row: Row) -> bool:
+        """Replace a stored row whose bounds ``row`` tightens (a better line, a lower bound,
+        or both, and neither worse; or the same bounds now confirmed exact); False (the old
+        row stays) otherwise."""
+        old = self.db.execute("SELECT max_score, upper_bound, exact FROM results WHERE key=?", (row.key,)).fetchone()
+        if old is None:
+            return self.add(row)
+        if row.max_score < old[0] or row.upper_bound > old[1]:
+            return False
+        if (row.max_score, row.upper_bound) == tuple(old[:2]) and not (row.exact and not old[2]):
+            return False  # nothing gained (an equal result counts only if it is newly confirmed)
+        marks = ", ".join("?" * (len(FIELDS) - 1))
+        self.db.execute(f"INSERT OR REPLACE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})", row.values())
+        return True
+
     # --- reading -------------------------------------------------------------------
 
     def done_keys(self, keys=None) -> set[str]:
@@ -143,6 +158,11 @@ class Store:
             q = f"SELECT key FROM results WHERE key IN ({', '.join('?' * len(chunk))})"
             out.update(r[0] for r in self.db.execute(q, chunk))
         return out
+
+    def open_keys(self, keys=None) -> set[str]:
+        """Stored keys whose maximum is not exact (among ``keys`` if given)."""
+        found = {r[0] for r in self.db.execute("SELECT key FROM results WHERE exact = 0")}
+        return found if keys is None else found & set(keys)
 
     def __len__(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The README's table of winnable hanab.live seeds: runs ``hanabi analyse`` on the first
+N seeds of each group (resumable: a rerun only solves what is missing) and prints the
+table as Markdown from the store.
+
+    .venv/bin/python scripts/winnable_table.py --db seeds.sqlite          # run, then print
+    .venv/bin/python scripts/winnable_table.py --db seeds.sqlite --no-run # print only
+
+Groups: No Variant 2-6 players, 6 Suits and Black (6 Suits) 2-4 players.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from solver.analysis.report import wilson  # noqa: E402
+from solver.analysis.store import Store  # noqa: E402
+
+GROUPS = [(0, p) for p in (2, 3, 4, 5, 6)] + [(1, p) for p in (2, 3, 4)] + [(2, p) for p in (2, 3, 4)]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", default="seeds.sqlite")
+    ap.add_argument("--seeds", type=int, default=10000, help="seeds per group (s1..sN)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="seconds per deck, No Variant")
+    ap.add_argument("--variant-timeout", type=float, default=5.0, help="seconds per deck, 6-suit variants")
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--no-run", action="store_true", help="only print the table from the store")
+    a = ap.parse_args(argv)
+    if not a.no_run:
+        for vid, p in GROUPS:
+            t = a.timeout if vid == 0 else a.variant_timeout
+            cmd = [sys.executable, "-m", "solver.cli", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
+                   "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else [])
+            subprocess.run(cmd, check=True, cwd=ROOT)
+    print("| variant | players | seeds | winnable | not winnable (2 methods / 1 method) | undecided | share winnable | 95% interval | mean time |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    with Store(a.db, create=False) as st:
+        for vid, p in GROUPS:
+            rows = [r for r in st.rows("WHERE seed LIKE ?", (f"p{p}v{vid}s%",))
+                    if r.seed[len(f"p{p}v{vid}s"):].isdigit() and 1 <= int(r.seed[len(f"p{p}v{vid}s"):]) <= a.seeds]
+            if not rows:
+                continue
+            win = sum(r.winnable is True for r in rows)
+            lose = [r for r in rows if r.winnable is False]
+            one = sum(r.proof_kind == "unconfirmed" for r in lose)
+            und = len(rows) - win - len(lose)
+            lo, hi = wilson(win, win + len(lose))
+            # if every undecided deck went either way
+            span = f" ({100 * win / len(rows):.2f}-{100 * (win + und) / len(rows):.2f}% counting undecided)" if und else ""
+            share = f"{100 * win / (win + len(lose)):.2f}%{span}" if win + len(lose) else "-"
+            mean = sum(r.seconds for r in rows) / len(rows)
+            print(f"| {rows[0].variant} | {p} | {len(rows)} | {win} | {len(lose)} ({len(lose) - one} / {one}) | {und} | "
+                  f"{share} | {100 * lo:.2f}-{100 * hi:.2f}% | {1000 * mean:.0f} ms |")
+
+
+if __name__ == "__main__":
+    main()
