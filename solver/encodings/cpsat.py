@@ -865,6 +865,8 @@ def _solve(enc: _Encoding, workers: int, time_limit: float | None, params: dict 
     for key, value in (params or {}).items():
         if isinstance(value, (list, tuple)):  # a repeated field
             getattr(solver.parameters, key).extend(value)
+        elif isinstance(value, str) and value.isupper() and hasattr(type(solver.parameters), value):
+            setattr(solver.parameters, key, getattr(type(solver.parameters), value))  # an enum by name
         else:
             setattr(solver.parameters, key, value)
     code = solver.solve(enc.model)
