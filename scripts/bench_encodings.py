@@ -83,6 +83,15 @@ def run_cpsat(state, timeout: float, workers: int) -> tuple[int | None, int, dic
 ENGINES = {"sat": run_sat, "cpsat": run_cpsat}
 
 
+def _short(phases) -> str:
+    """CP-SAT's phases as ``target[-cap]:STATUS/seconds`` (e.g. ``25:INFEASIBLE/1.4s``)."""
+    out = []
+    for p in phases or []:
+        span = f"{p['target']}" if p["target"] == p["upper"] else f"{p['target']}-{p['upper']}"
+        out.append(f"{span}:{p['status']}/{p['time']:.1f}s")
+    return ",".join(out) or "-"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--file", type=Path, default=DEFAULT_FILE, help="JSONL decks (default: hard_2p.jsonl)")
@@ -116,7 +125,8 @@ def main(argv=None) -> int:
                  "decided": decided, "agrees": agrees, "winnable": label, "time": dt, **info}
             results[e].append(r)
             if a.verbose:
-                extra = " ".join(f"{k}={v}" for k, v in info.items() if k not in ("variables", "constraints"))
+                extra = " ".join(f"{k}={_short(v) if k == 'phases' else v}" for k, v in info.items()
+                                 if k not in ("variables", "constraints"))
                 print(f"{item['index']:4d} {item['id']:24s} {e:5s} line {score} bound {upper} "
                       f"{'decided' if decided else 'OPEN':7s} label {'W' if label else 'U'} "
                       f"{'ok' if agrees else '--'} {dt:7.2f} s  {extra}", flush=True)
