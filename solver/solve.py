@@ -268,7 +268,9 @@ class _Run:
         """Run further methods on "``target`` is unreachable" until two agree (each
         given ``CONFIRM_SECONDS`` at most, less if the deadline is nearer)."""
         have = self.unreachable.setdefault(target, set())
-        for method in ("sat", "relaxed", "cpsat", "search"):
+        # CP-SAT before the relaxed game: its hand-capacity constraint decides the hard
+        # two-player decks in seconds, where the relaxed game may need its whole budget
+        for method in ("sat", "cpsat", "relaxed", "search"):
             if len(have) >= 2 or method in have or self.timed_out:
                 continue
             if method == "sat":
