@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from ..game import Game, MalformedError, Rules, format_compact, game_from_json, load_file, parse_compact
+from ..game import (Game, MalformedError, Rules, format_compact, game_from_json, load_file, parse_compact, parse_json,
+                    read_jsonl, read_text)
 from .store import Row, line_json
 
 RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)\.\.(?P<prefix2>.*?)(?P<hi>\d+)$")
@@ -57,18 +58,10 @@ def file_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[
     """A JSON Lines file (one deck or game object a line, with optional ``id``, integer
     ``players`` and ``variant`` name), a JSON file (one game, or a list of them), or a text
     file with one compact deck a line (needs ``players``)."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as e:
-        raise MalformedError(f"{path}: cannot read file: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    text = read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            objs = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise MalformedError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+        objs = parse_json(text, str(path))
         if not isinstance(objs, list):
             raise MalformedError(f"{path}: expected a list of games")
         items = [(f"{path.name}:{i}", o, f"{path}: item {i}") for i, o in enumerate(objs)]
@@ -77,15 +70,7 @@ def file_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[
         yield _deck_job(path.name, rec.game, rec.extra.get("seed"))
         return
     elif stripped.startswith("{"):
-        items = []
-        for i, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise MalformedError(f"{path}: line {i}: invalid JSON at column {e.colno}: {e.msg}") from None
-            items.append((None, obj, f"{path}: line {i}"))
+        items = [(None, obj, f"{path}: line {n}") for n, obj in read_jsonl(path, text)]
     else:
         base = rules or Rules.from_json_options({})
         if players is None:

@@ -127,14 +127,7 @@ def load_text(text: str, source: str, *, players: int | None = None, rules: Rule
     """A game from file contents: JSON if it looks like JSON, compact notation otherwise."""
     stripped = text.lstrip()
     if stripped.startswith("{") or stripped.startswith("["):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise MalformedError(f"{source}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-        except RecursionError:
-            raise MalformedError(f"{source}: invalid JSON: nested too deeply") from None
-        except ValueError as e:  # e.g. an integer beyond Python's digit limit
-            raise MalformedError(f"{source}: invalid JSON: {e}") from None
+        obj = parse_json(text, source)
         if rules is not None and isinstance(obj, dict) and "options" not in obj:
             obj = dict(obj, options=rules.to_json_options())
         return game_from_json(obj, source, players)
@@ -150,13 +143,39 @@ def load_text(text: str, source: str, *, players: int | None = None, rules: Rule
 
 
 def load_file(path, *, players: int | None = None, rules: Rules | None = None) -> GameRecord:
-    p = Path(path)
+    return load_text(read_text(path), str(path), players=players, rules=rules)
+
+
+def read_text(path) -> str:
+    """A UTF-8 text file (a BOM is dropped); unreadable files raise a one-line
+    :class:`MalformedError` naming the file."""
     try:
-        data = p.read_bytes()
+        data = Path(path).read_bytes()
     except OSError as e:
         raise MalformedError(f"{path}: cannot read file: {e.strerror or e}") from None
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    return load_text(text, str(path), players=players, rules=rules)
+
+
+def parse_json(text: str, where: str):
+    """``json.loads`` with a one-line :class:`MalformedError` naming ``where`` and the
+    line and column of the fault."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise MalformedError(f"{where}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise MalformedError(f"{where}: invalid JSON: nested too deeply") from None
+    except ValueError as e:  # e.g. an integer beyond Python's digit limit
+        raise MalformedError(f"{where}: invalid JSON: {e}") from None
+
+
+def read_jsonl(path, text: str | None = None):
+    """The objects of a JSON Lines file, as (line number, object); blank lines skipped."""
+    if text is None:
+        text = read_text(path)
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            yield n, parse_json(line, f"{path}: line {n}")
