@@ -14,7 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from solver.game import DISCARD, PLAY, Action, Card, State
-from solver.solve import Solution, solve
+from solver.search.dfs import Search, SearchTimeout
+from solver.search.position import Position
+from solver.solve import Solution, solve, to_engine_line
 
 from .notation import first_clue, move_class, move_classes
 
@@ -49,6 +51,20 @@ def reaches(state: State, target: int, limits: Limits) -> tuple[bool | None, Sol
     if sol.exact:
         return False, sol
     return None, sol
+
+
+def line_reaching(state: State, target: int, node_limit: int) -> list[Action] | None:
+    """A line from ``state`` to the end of the game scoring at least ``target``, if the
+    search finds one within ``node_limit`` nodes (deterministic), else None."""
+    if state.over:
+        return [] if state.score >= target else None
+    search = Search(Position(state), None, node_limit)
+    try:
+        if not search.reach(target):
+            return None
+    except SearchTimeout:
+        return None
+    return to_engine_line(state, search.line)
 
 
 # ---- the greedy strategy ------------------------------------------------------
@@ -149,11 +165,24 @@ class FirstMoves:
         return [k for k in self.results if k not in self.winning and k not in self.undecided]
 
 
-def first_moves(st: State, target: int, limits: Limits, stop_after: int | None = None) -> FirstMoves:
+def first_moves(st: State, target: int, limits: Limits, stop_after: int | None = None,
+                by_choice: bool = False, fail_fast: bool = False) -> FirstMoves:
     """Which first moves keep ``target`` reachable. With ``stop_after``, gives up (leaving
-    the rest unexamined) once more than that many moves are known to win."""
+    the rest unexamined) once more than that many moves are known to win; with
+    ``by_choice``, once more than that many choices are known to win (a misplay counts
+    with the discard of the same card, see :func:`choices`). With ``fail_fast``, also
+    gives up at the first move it cannot decide, and examines the moves that look safe
+    (the likeliest to win) first, so that a position with too many winning moves is
+    given up sooner. Either way the classes are listed in the engine's order."""
     fm = FirstMoves(target)
-    for label, a in move_classes(st).items():
+    keys: set[str] = set()
+    classes = move_classes(st)
+    order = list(classes)
+    if fail_fast:
+        left = _copies_left(st)
+        order.sort(key=lambda k: not looks_safe(st, classes[k], left))
+    for label in order:
+        a = classes[label]
         child = st.copy()
         child.apply(a)
         fm.representatives[label] = a
@@ -170,63 +199,155 @@ def first_moves(st: State, target: int, limits: Limits, stop_after: int | None =
             fm.winning.append(label)
             if sol is not None:
                 fm.solutions[label] = sol
-            if stop_after is not None and len(fm.winning) > stop_after:
+            keys.add("d" + label[1:] if by_choice and is_misplay(st, label) else label)
+            if stop_after is not None and len(keys) > stop_after:
                 break
         elif ok is None:
             fm.undecided.append(label)
+            if fail_fast:
+                break
+    rank = {k: i for i, k in enumerate(classes)}
+    fm.results = dict(sorted(fm.results.items(), key=lambda kv: rank[kv[0]]))
+    fm.representatives = dict(sorted(fm.representatives.items(), key=lambda kv: rank[kv[0]]))
+    fm.winning.sort(key=rank.__getitem__)
+    fm.undecided.sort(key=rank.__getitem__)
     return fm
+
+
+# ---- choices and answer kinds ----------------------------------------------------
+
+ANSWER_KINDS = ("play", "discard", "clue", "either")
+ANSWER_KIND_OPTIONS = ("mixed", "any") + ANSWER_KINDS  # what the generator may be asked for
+KIND_OF_LETTER = {"c": "clue", "p": "play", "d": "discard"}
+
+
+def is_misplay(st: State, label: str) -> bool:
+    """Is the move class ``label`` (``pr3``, not a deck play) the play of an unplayable card?"""
+    if not label.startswith("p") or label.startswith("p#"):
+        return False
+    a = move_classes(st).get(label)
+    return a is not None and a.kind == PLAY and not is_playable(st, a.target)
+
+
+def choices(st: State, labels) -> list[list[str]]:
+    """The move classes ``labels`` grouped into *choices*: the misplay of a card whose
+    discard is also in ``labels`` is the same choice as that discard (either way the card
+    leaves the hand and the next card is drawn; the misplay only costs a strike and gains
+    no token). Each choice lists its main class first; the choices keep the order of
+    ``labels``."""
+    labels = list(labels)
+    groups: dict[str, list[str]] = {}
+    for lab in labels:
+        key = "d" + lab[1:] if is_misplay(st, lab) and "d" + lab[1:] in labels else lab
+        groups.setdefault(key, []).append(lab)
+    return [sorted(v, key=lambda x: x != k) for k, v in groups.items()]
+
+
+def answer_kind(st: State, labels) -> str:
+    """``play``, ``discard`` or ``clue`` when every winning choice is of that kind (a
+    discard that may also be misplayed counts as a discard), else ``either``."""
+    kinds = {KIND_OF_LETTER[c[0][0]] for c in choices(st, labels)}
+    return kinds.pop() if len(kinds) == 1 else "either"
+
+
+def looks_safe(st: State, a: Action, left: Counter | None = None) -> bool:
+    """A move a sensible player makes without much thought: play a playable card, give
+    a clue (a stall), discard a card that can never score, or discard a card that is not
+    playable now and has another copy still in a hand or the deck."""
+    if a.is_clue:
+        return True
+    if a.kind == PLAY:
+        return a.target in st.hands[st.current] and is_playable(st, a.target)
+    if is_trash(st, a.target):
+        return True
+    if is_playable(st, a.target):
+        return False
+    left = left if left is not None else _copies_left(st)
+    return left[st.game.deck[a.target]] >= 2
+
+
+# ---- the decisions along a line --------------------------------------------------
+
+def decisions(st: State, line, fm: FirstMoves, limits: Limits, budget: int = 40) -> list[dict]:
+    """Each position along ``line`` (the first ``budget`` moves): who moves, the line's
+    move, the winning choices there (``many`` when more than two move classes win), the
+    tempting moves that lose there (``traps``, see :func:`looks_safe`), and the greedy
+    strategy's move and whether it loses. ``fm`` are the first moves of ``st``.
+
+    ``winning`` lists the main class of each winning choice (see :func:`choices`), or is
+    None (``many``) when more than two kinds of move win there (the count stops early)."""
+    out = []
+    cur = st.copy()
+    g = st.game
+    for i, a in enumerate(list(line)[:budget]):
+        if cur.over:
+            break
+        f = fm if i == 0 else first_moves(cur, fm.target, limits, stop_after=2)
+        greedy = greedy_action(cur)
+        gl = move_class(cur, greedy)
+        if gl in f.results:
+            greedy_loses = gl not in f.winning and gl not in f.undecided
+        else:  # not examined (the count stopped early)
+            child = cur.copy()
+            child.apply(greedy)
+            greedy_loses = reaches(child, fm.target, limits)[0] is False
+        left = _copies_left(cur)
+        traps = [k for k in f.losing if looks_safe(cur, f.representatives[k], left)]
+        many = len(f.winning) > 2 or len(f.results) < len(move_classes(cur))
+        out.append({
+            "move": i + 1,
+            "player": g.player_name(cur.current),
+            "line": move_class(cur, a),
+            "winning": None if many else [c[0] for c in choices(cur, f.winning)],
+            "classes": len(f.winning),
+            "many": many,
+            "traps": traps,
+            "greedy": gl,
+            "greedy_loses": greedy_loses,
+        })
+        cur.apply(a)
+    return out
+
+
+def is_decision(d: dict) -> bool:
+    """One winning choice, and some tempting move loses."""
+    return not d["many"] and len(d["winning"]) == 1 and bool(d["traps"])
+
+
+def is_real_choice(d: dict) -> bool:
+    """The move is a real decision: the greedy strategy's move loses there, or it is a
+    decision (:func:`is_decision`)."""
+    return d["greedy_loses"] or is_decision(d)
 
 
 # ---- difficulty ----------------------------------------------------------------
 
-def looks_safe(st: State, a: Action) -> bool:
-    """A move a sensible player makes without thinking: play a playable card, discard a
-    card that can never score, or stall with a clue."""
-    if a.is_clue:
-        return True
-    if a.kind == PLAY:
-        return is_playable(st, a.target)
-    return is_trash(st, a.target)
-
-
-def features(st: State, sol: Solution, fm: FirstMoves, greedy_score: int, limits: Limits,
-             line_budget: int = 40) -> dict:
-    """What the difficulty is rated from:
+def features(st: State, sol: Solution, fm: FirstMoves, greedy_score: int, dec: list[dict]) -> dict:
+    """What the difficulty is rated from (``dec``: :func:`decisions` along the solution):
 
     - ``turns``: moves in the solution line (to the end of the game);
     - ``plays``: points still to score;
-    - ``traps``: first moves that look safe (a playable card, trash, a clue) but lose;
+    - ``traps``: first moves that look safe (a playable card, a clue, a discard of trash
+      or of a card with a spare copy) but lose;
+    - ``decisions``: positions along the solution line with one winning choice while some
+      move that looks safe loses;
     - ``greedy_errors``: positions along the solution line where the greedy strategy's
       move would lose the target (the first position included);
+    - ``crux``: the first of those (1 = the first move);
     - ``only_moves``: positions along the solution line where exactly one kind of move
       keeps the target;
     - ``greedy_gap``: points the greedy strategy falls short by;
     - ``nodes``: search nodes the proofs needed (the position and its first moves);
     - ``pace``: hanab.live's pace of the position."""
-    traps = sum(1 for k in fm.losing if looks_safe(st, fm.representatives[k]))
-    only = errors = 0
-    cur = st.copy()
-    for i, a in enumerate(sol.actions[:line_budget]):
-        if cur.over:
-            break
-        g = greedy_action(cur)
-        if i == 0:
-            n_win = len(fm.winning)
-            g_ok = move_class(cur, g) in fm.winning
-        else:
-            n_win = len(first_moves(cur, fm.target, limits, stop_after=1).winning)
-            child = cur.copy()
-            child.apply(g)
-            g_ok = reaches(child, fm.target, limits)[0] is not False
-        only += n_win == 1
-        errors += not g_ok
-        cur.apply(a)
+    errors = [d["move"] for d in dec if d["greedy_loses"]]
     return {
         "turns": len(sol.actions),
         "plays": fm.target - st.score,
-        "traps": traps,
-        "greedy_errors": errors,
-        "only_moves": only,
+        "traps": len(dec[0]["traps"]) if dec else 0,
+        "decisions": sum(1 for d in dec if is_decision(d)),
+        "greedy_errors": len(errors),
+        "crux": errors[0] if errors else None,
+        "only_moves": sum(1 for d in dec if not d["many"] and d["classes"] == 1),
         "greedy_gap": fm.target - greedy_score,
         "nodes": sol.stats.get("nodes", 0) + sol.stats.get("relaxed_nodes", 0) + fm.nodes,
         "pace": st.pace,
@@ -238,17 +359,19 @@ DIFFICULTIES = ("easy", "medium", "hard")
 
 def rating(f: dict) -> float:
     """One number from the features: each decision where the obvious (greedy) move loses
-    counts most, then each tempting first move that loses, the forced decisions, the
-    length of the line, how far the greedy strategy falls short, and the search the proof
-    needed (log scale)."""
+    counts most, then each decision point on the line, each tempting first move that
+    loses, how deep in the line the first crux lies (it must be seen ahead), the length
+    of the line, how far the greedy strategy falls short, and the search the proof needed
+    (log scale)."""
+    crux = f.get("crux") or 1
     return round(
-        3.0 * f["greedy_errors"] + 1.0 * f["traps"] + 0.5 * f["only_moves"] + 0.3 * f["turns"]
-        + 1.0 * f["greedy_gap"] + 0.5 * math.log10(1 + f["nodes"]), 2)
+        3.0 * f["greedy_errors"] + 1.0 * f["decisions"] + 1.0 * f["traps"] + 0.5 * min(crux - 1, 8)
+        + 0.2 * f["turns"] + 1.0 * f["greedy_gap"] + 0.5 * math.log10(1 + f["nodes"]), 2)
 
 
 # rating thresholds between easy / medium / hard (chosen so that generated puzzles split
 # roughly into thirds; see docs/puzzles.md)
-THRESHOLDS = (13.0, 21.0)
+THRESHOLDS = (14.0, 18.0)
 
 
 def difficulty(r: float) -> str:

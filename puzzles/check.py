@@ -9,7 +9,8 @@ A puzzle is *valid* when:
 3. every listed solution line is legal and ends the game with at least the target (the
    compact ``line`` text too, when present);
 4. the winning first moves (the kinds of move after which the target is still reachable)
-   are exactly the ones listed, and as many as claimed.
+   are exactly the ones listed, and as many as claimed; their grouping into choices and
+   the answer kind (play, discard, clue or either), when stated, follow from them.
 
 An answer (a line from the position) is *correct* when it is legal and ends the game with
 at least the target. Otherwise it fails at the first move after which the target is out of
@@ -165,6 +166,18 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
         if claimed["count"] == len(got) and sorted(claimed["moves"]) == got:
             rep.notes.append(f"winning first moves: {len(got)} of {fm.total} "
                              f"({', '.join(describe_class(m) for m in got)})")
+            # the answer kind and the choices follow from the winning moves
+            kind = analysis.answer_kind(st, fm.winning)
+            stated = p.metadata.get("answer_kind")
+            if stated is not None and stated != kind:
+                prob.append(f"metadata.answer_kind: the puzzle says {stated!r}, its winning first moves make it "
+                            f"{kind!r}")
+            ch = analysis.choices(st, fm.winning)
+            if "choices" in claimed and sorted(map(sorted, claimed["choices"])) != sorted(map(sorted, ch)):
+                prob.append(f"winning first moves: the puzzle groups them as {claimed['choices']}, "
+                            f"the choices are {ch}")
+            elif stated is not None:
+                rep.notes.append(f"answer kind: {kind}")
     return rep
 
 

@@ -17,7 +17,7 @@ import click
 
 from solver.game import Action, MalformedError, game_to_json
 
-from .analysis import CHECK_LIMITS, DIFFICULTIES, GENERATOR_LIMITS, Limits
+from .analysis import ANSWER_KIND_OPTIONS, ANSWER_KINDS, CHECK_LIMITS, DIFFICULTIES, GENERATOR_LIMITS, Limits
 from .format import load_puzzle, write_puzzle
 
 
@@ -38,6 +38,9 @@ def puzzle():
 @click.option("--players", type=click.IntRange(2, 6), help="Player count (default: 2 to 5, in turn).")
 @click.option("--variant", default="No Variant", show_default=True, help="Variant of the random decks.")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="Keep only puzzles of this difficulty.")
+@click.option("--answer-kind", type=click.Choice(ANSWER_KIND_OPTIONS), default="mixed", show_default=True,
+              help="The kind of winning first move: play, discard, clue, either (several kinds win), any, or "
+                   "mixed (balanced: at most a third clues).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random decks and walks.")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write to.")
 @click.option("--decks", "deck_files", multiple=True, type=click.Path(dir_okay=False),
@@ -49,13 +52,17 @@ def puzzle():
 @click.option("--window", type=click.IntRange(0, 60), default=12, show_default=True,
               help="Examine positions with at most this many cards left in the deck.")
 @click.option("--max-winning", type=click.IntRange(1, 10), default=2, show_default=True,
-              help="Keep positions where at most this many kinds of first move keep the maximum.")
+              help="Keep positions where at most this many choices of first move keep the maximum (a discard "
+                   "and a misplay of the same card are one choice).")
+@click.option("--max-crux", type=click.IntRange(1, 40),
+              help="Keep puzzles where the greedy strategy goes wrong by this move of the solution (1: the first "
+                   "move is the trap).")
 @click.option("--node-limit", type=click.IntRange(1000), default=GENERATOR_LIMITS.node_limit, show_default=True,
               help="Search nodes per solver call (keeps the output the same on every machine).")
 @click.option("--timeout", type=click.FloatRange(0.1), default=GENERATOR_LIMITS.timeout, show_default=True,
               help="Seconds per solver call at most (a safety net; the node limit normally comes first).")
-def generate(count, players, variant, difficulty, seed, out_dir, deck_files, source_seeds, jobs, pictures, window,
-             max_winning, node_limit, timeout):
+def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, deck_files, source_seeds, jobs, pictures,
+             window, max_winning, max_crux, node_limit, timeout):
     """Generate endgame puzzles from real decks into DIR (one JSON file each)."""
     from solver.game import parse_variant
 
@@ -77,7 +84,8 @@ def generate(count, players, variant, difficulty, seed, out_dir, deck_files, sou
     except OSError as e:
         raise MalformedError(f"{out}: cannot create directory: {e.strerror or e}") from None
     cfg = Config(count=count, seed=seed, players=players, variant=variant, difficulty=difficulty,
-                 decks=list(deck_files), source_seeds=source_seeds, jobs=jobs, window=window, max_winning=max_winning,
+                 answer_kind=answer_kind, decks=list(deck_files), source_seeds=source_seeds, jobs=jobs, window=window,
+                 max_winning=max_winning, max_crux=max_crux,
                  limits=Limits(timeout=timeout, node_limit=node_limit, engine="search"))
     t0 = time.monotonic()
     written = []
@@ -95,13 +103,16 @@ def generate(count, players, variant, difficulty, seed, out_dir, deck_files, sou
         _, stats = run(cfg, on_puzzle)
     for path, p in written:
         st = p.question["position"]
-        click.echo(f"{path}  {p.difficulty:<6}  {st['to_move']} to move, target {p.target}, "
+        click.echo(f"{path}  {p.difficulty:<6}  {p.metadata.get('answer_kind', '?'):<7}  "
+                   f"{st['to_move']} to move, target {p.target}, "
                    f"{p.winning['count']} winning first move{'s' if p.winning['count'] != 1 else ''} "
                    f"({' '.join(p.winning['moves'])})")
     levels = Counter(p.difficulty for _, p in written)
     mix = ", ".join(f"{levels[d]} {d}" for d in DIFFICULTIES if levels[d])
-    click.echo(f"{len(written)} puzzles ({mix or 'none'}) from {stats['decks']} decks, {stats['examined']} "
-               f"positions examined, in {time.monotonic() - t0:.1f} s")
+    kinds = Counter(p.metadata.get("answer_kind") for _, p in written)
+    kmix = ", ".join(f"{kinds[k]} {k}" for k in ANSWER_KINDS if kinds[k])
+    click.echo(f"{len(written)} puzzles ({mix or 'none'}; answers: {kmix or 'none'}) from {stats['decks']} decks, "
+               f"{stats['examined']} positions examined, in {time.monotonic() - t0:.1f} s")
     if len(written) < count:
         click.echo(f"error: only {len(written)} of {count} puzzles found", err=True)
         sys.exit(1)

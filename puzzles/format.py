@@ -16,7 +16,7 @@ from solver.game import GameRecord, MalformedError, State, game_from_json, game_
 
 FORMAT = "hanabi-endgame-puzzle"
 VERSION = 1
-GENERATOR_VERSION = "puzzles 1.0"
+GENERATOR_VERSION = "puzzles 1.1"
 
 
 def rules_summary(game) -> dict:
@@ -187,6 +187,13 @@ def parse_puzzle(obj, source: str = "<puzzle>") -> Puzzle:
     moves = _need(wf, "moves", list, f"{source}: metadata.winning_first_moves")
     if not all(isinstance(m, str) for m in moves):
         raise MalformedError(f"{source}: metadata.winning_first_moves.moves: must be a list of strings")
+    if "choices" in wf:
+        ch = wf["choices"]
+        if not isinstance(ch, list) or not all(isinstance(c, list) and c and all(isinstance(m, str) for m in c)
+                                               for c in ch):
+            raise MalformedError(f"{source}: metadata.winning_first_moves.choices: must be a list of lists of strings")
+    if "answer_kind" in meta and not isinstance(meta["answer_kind"], str):
+        raise MalformedError(f"{source}: metadata.answer_kind: must be a string")
     return Puzzle(obj, source)
 
 
@@ -214,8 +221,13 @@ def load_puzzle(path) -> Puzzle:
 def dumps(p: Puzzle) -> str:
     """The file text: indented, but each card and action object on one line."""
     text = json.dumps(p.data, indent=1)
-    # fold the small {...} objects of deck cards and actions onto single lines
-    return re.sub(r"\{\n\s+(\"(?:suitIndex|type)\"[^{}]*?)\n\s+\}",
+    # fold lists of strings (moves, choices), then the small {...} objects of deck cards,
+    # actions and decisions onto single lines
+    text = re.sub(r"\[\n\s+(\"[^\"\n]*\"(?:,\n\s+\"[^\"\n]*\")*)\n\s+\]",
+                  lambda m: "[" + re.sub(r",\n\s+", ", ", m.group(1)) + "]", text)
+    text = re.sub(r"\[\n\s+(\[[^\[\]\n]*\](?:,\n\s+\[[^\[\]\n]*\])*)\n\s+\]",
+                  lambda m: "[" + re.sub(r",\n\s+", ", ", m.group(1)) + "]", text)
+    return re.sub(r"\{\n\s+(\"(?:suitIndex|type|move)\"[^{}]*?)\n\s+\}",
                   lambda m: "{" + re.sub(r"\n\s+", " ", m.group(1)) + "}", text) + "\n"
 
 

@@ -1,8 +1,9 @@
-"""Build the puzzle gallery: a few puzzles per difficulty, their pictures, an index page.
+"""Build the puzzle gallery: 12 puzzles of mixed difficulty, answer kind and player count
+(one in a variant), their pictures, an index page.
 
-    .venv/bin/python -m puzzles.gallery --out docs/puzzles --seed 2024 --per-level 4
+    .venv/bin/python -m puzzles.gallery --out docs/puzzles --seed 2024
 
-Deterministic for a seed (difficulty level k uses seed + k).
+Deterministic for a seed (slot k of ``PLAN`` uses seed + k).
 """
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from pathlib import Path
 
 from solver.game import Action
 
-from .analysis import DIFFICULTIES
 from .format import Puzzle, write_puzzle
 from .generate import Config, generate
 from .notation import describe_class
@@ -30,15 +30,38 @@ def line_in_words(p: Puzzle, line: dict) -> list[str]:
     return out
 
 
+def describe_choice(choice: list[str]) -> str:
+    """``["dr1", "pr1"]`` -> ``**discard r1** (`dr1`; misplaying it, `pr1`, works too)``."""
+    main, *rest = choice
+    text = f"**{describe_class(main)}** (`{main}`"
+    if rest:
+        text += "; misplaying it, " + ", ".join(f"`{r}`" for r in rest) + ", works too"
+    return text + ")"
+
+
+def key_moments(p: Puzzle) -> list[str]:
+    """The positions of the solution line where the greedy move loses, in words."""
+    out = []
+    for d in p.metadata.get("decisions", []):
+        if not d["greedy_loses"]:
+            continue
+        right = " or ".join(describe_class(w) for w in d["winning"]) if d["winning"] else describe_class(d["line"])
+        out.append(f"move {d['move']}, {d['player']}: {right}, not {describe_class(d['greedy'])} (the greedy move)")
+    return out
+
+
 def entry(p: Puzzle, n: int, picture: str) -> str:
     q = p.question
     md = p.metadata
     src = md["source"]
     st = p.position()
     wf = md["winning_first_moves"]
-    moves = ", ".join(f"**{describe_class(m)}** (`{m}`)" for m in wf["moves"])
+    choices = wf.get("choices") or [[m] for m in wf["moves"]]
+    moves = ", ".join(describe_choice(c) for c in choices)
+    kind = md.get("answer_kind", "?")
     where = (f"random deck {src['deck_index']} of seed {src['seed']}" if src["kind"] == "random"
              else src.get("seed") or f"{src.get('file')} line {src.get('line')}")
+    crux = {d["move"] for d in md.get("decisions", []) if d["greedy_loses"]}
     lines = [
         f"## {n}. `{p.id}` ({md['difficulty']})",
         "",
@@ -53,21 +76,23 @@ def entry(p: Puzzle, n: int, picture: str) -> str:
         "",
         "<details><summary>Answer</summary>",
         "",
-        f"Winning first move{'s' if wf['count'] > 1 else ''} ({wf['count']} of {wf['total']} kinds of move): "
-        f"{moves}. Every other first move leaves at most "
+        f"Answer kind: **{kind}**. Winning first move{'s' if len(choices) > 1 else ''}: {moves}. The other "
+        f"{wf['total'] - wf['count']} kinds of first move leave at most "
         f"{max((v for k, v in wf['after'].items() if k not in wf['moves'] and v is not None), default='?')} points.",
         "",
-        "A winning line (`" + p.lines[0]["line"] + "`):",
+        "A winning line (`" + p.lines[0]["line"] + "`), the moves where the greedy strategy would go wrong in bold:",
         "",
     ]
-    lines += [f"{i}. {w}" for i, w in enumerate(line_in_words(p, p.lines[0]), 1)]
+    for i, w in enumerate(line_in_words(p, p.lines[0]), 1):
+        lines.append(f"{i}. **{w}**" if i in crux else f"{i}. {w}")
+    moments = key_moments(p)
     lines += [
         "",
         f"Why not more: {p.data['solution']['proof']}.",
         "",
         f"The greedy strategy (`{md['greedy']['line']}`) scores {md['greedy']['score']}. "
-        f"Rating {md['rating']}: {md['features']['greedy_errors']} decision(s) on the line where the greedy "
-        f"move loses, {md['features']['traps']} tempting first move(s) that lose.",
+        + (f"Where it goes wrong: {'; '.join(moments)}. " if moments else "")
+        + f"Rating {md['rating']} ({_rating_words(md['features'])}).",
         "",
         "</details>",
         "",
@@ -75,37 +100,73 @@ def entry(p: Puzzle, n: int, picture: str) -> str:
     return "\n".join(lines)
 
 
-def write_gallery(out: Path, seed: int, per_level: int, fmt: str = "svg") -> list[Puzzle]:
+def _rating_words(f: dict) -> str:
+    parts = [f"{f['greedy_errors']} move{'s' if f['greedy_errors'] != 1 else ''} where the greedy move loses"]
+    if "decisions" in f:
+        parts.append(f"{f['decisions']} decision{'s' if f['decisions'] != 1 else ''} with a single right choice")
+    parts.append(f"{f['traps']} tempting first move{'s' if f['traps'] != 1 else ''} that lose")
+    if f.get("crux", 1) and f.get("crux", 1) > 1:
+        parts.append(f"the first trap at move {f['crux']}")
+    return ", ".join(parts)
+
+
+# The gallery: one slot per puzzle (difficulty, answer kind, players, variant, crux at most
+# this move), each searched with its own seed: a mix of difficulties, answer kinds, player
+# counts and traps at the first move or later. (No slot asks for a discard answer: they
+# are rare, and nearly always the natural discard with the trap much later.)
+PLAN = (
+    ("easy", "play", 2, "No Variant", 1),
+    ("easy", "clue", 3, "No Variant", None),
+    ("easy", "play", 5, "No Variant", 1),
+    ("easy", "either", None, "No Variant", None),
+    ("medium", "play", 3, "No Variant", None),
+    ("medium", "clue", 2, "No Variant", None),
+    ("medium", "play", 5, "No Variant", None),
+    ("medium", "play", 4, "No Variant", None),
+    ("medium", "any", 3, "Rainbow (6 Suits)", None),
+    ("hard", "play", 2, "No Variant", None),
+    ("hard", "clue", 4, "No Variant", None),
+    ("hard", "clue", 5, "No Variant", None),
+)
+
+
+def write_gallery(out: Path, seed: int, fmt: str = "svg", plan=PLAN, jobs: int = 1) -> list[Puzzle]:
     out.mkdir(parents=True, exist_ok=True)
     chosen: list[Puzzle] = []
-    for k, level in enumerate(DIFFICULTIES):
-        ps, _ = generate(Config(count=per_level, seed=seed + k, difficulty=level))
+    for k, (level, kind, players, variant, max_crux) in enumerate(plan):
+        ps, _ = generate(Config(count=1, seed=seed + k, difficulty=level, answer_kind=kind, players=players,
+                                variant=variant, max_crux=max_crux, jobs=jobs, max_decks=5000))
+        if not ps:
+            raise SystemExit(f"slot {k + 1} ({level}, {kind}, {players} players, {variant}): no puzzle found")
         chosen += ps
+        print(ps[0].id, level, ps[0].metadata.get("answer_kind"), flush=True)
     parts = [
         "# Puzzle gallery",
         "",
         f"{len(chosen)} endgame puzzles made by `hanabi puzzle generate` from random decks "
-        f"(`python -m puzzles.gallery --out docs/puzzles --seed {seed} --per-level {per_level}`), "
-        f"{per_level} of each difficulty. Every card is visible, the draw pile too; find the line "
+        f"(`python -m puzzles.gallery --out docs/puzzles --seed {seed}`): easy, medium and hard; their answers "
+        "start with a play, a clue, or either of two moves, and some hide the trap a few moves into the "
+        "line; 2 to 5 players, one in the Rainbow variant. Every card is visible, the draw pile too; find the line "
         "that still reaches the target. The answers are folded away under each picture.",
         "",
         "Check a puzzle, or your answer, with the rules engine and the solver:",
         "",
         "```sh",
-        f"hanabi puzzle check docs/puzzles/{chosen[0].id}.json --answer \"c pr3 ...\"",
+        f"hanabi puzzle check docs/puzzles/{chosen[0].id}.json --answer \"c pr3 dy1 ...\"",
         "```",
         "",
         "The format, the notation of answers and how the puzzles are made: [docs/puzzles.md](../puzzles.md).",
         "",
-        "| # | puzzle | difficulty | players | to move | target | cards in the deck |",
-        "|---|---|---|---|---|---|---|",
+        "| # | puzzle | difficulty | players | to move | clue tokens | target | cards in the deck |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for n, p in enumerate(chosen, 1):
         pos = p.question["position"]
         anchor = f"{n}-{p.id}-{p.difficulty}".lower()
-        parts.append(f"| {n} | [{p.id}](#{anchor}) ([json]({p.id}.json)) | {p.difficulty} | "
-                     f"{p.data['rules']['players']} | {pos['to_move']} | {p.target} | "
-                     f"{len(pos['draw_pile'].split())} |")
+        variant = p.data["rules"]["variant"]
+        who = f"{p.data['rules']['players']}" + (f", {variant}" if variant != "No Variant" else "")
+        parts.append(f"| {n} | [{p.id}](#{anchor}) ([json]({p.id}.json)) | {p.difficulty} | {who} | "
+                     f"{pos['to_move']} | {pos['clues']} | {p.target} | {len(pos['draw_pile'].split())} |")
     parts.append("")
     for n, p in enumerate(chosen, 1):
         write_puzzle(p, out / f"{p.id}.json")
@@ -120,11 +181,10 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="docs/puzzles")
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--per-level", type=int, default=4)
     ap.add_argument("--format", choices=("svg", "png"), default="svg")
+    ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
-    for p in write_gallery(Path(args.out), args.seed, args.per_level, args.format):
-        print(p.id, p.difficulty)
+    write_gallery(Path(args.out), args.seed, args.format, jobs=args.jobs)
 
 
 if __name__ == "__main__":

@@ -2,18 +2,28 @@
 
 For each deck (a random shuffle made from ``--seed`` and the deck's index, or a deck from
 a JSON-lines file), one *walk* plays it to the end: a bot that mostly plays the greedy
-strategy (``analysis.greedy_action``) but now and then discards or stalls instead, or the
-solver's own optimal line. The walk's endgame positions (at most ``window`` cards left in
-the deck) are examined in a random order, and the first that makes a puzzle is kept (one
-puzzle per deck, so puzzles do not repeat one game):
+strategy (``analysis.greedy_action``) but now and then discards or stalls instead; the
+solver's optimal line spending clue tokens whenever that keeps its score (games low on
+tokens, where a clue is not always there to stall with); or the solver's own optimal
+line. The walk's endgame positions (at most ``window`` cards left in the deck) are
+examined in a random order; a position makes a puzzle when:
 
 1. the maximum from the position is exact (``Solution.exact``);
 2. at least ``MIN_PLAYS`` points are still to score, and at least 3 kinds of move are legal;
 3. the greedy strategy falls short of the maximum;
-4. at most ``max_winning`` kinds of first move keep the maximum (see
-   ``notation.move_class``), every other one provably loses;
-5. the answer is not the obvious move: the greedy strategy's first move loses;
-6. the rated difficulty matches ``--difficulty`` (if given).
+4. at most ``max_winning`` *choices* of first move keep the maximum (see
+   ``analysis.choices``: a discard and a misplay of the same card are one choice), every
+   other move provably loses;
+5. it is not forced: some first move that looks safe (``analysis.looks_safe``) loses;
+6. the line has a crux: the greedy strategy's move loses at the first move or at a later
+   position of the solution line;
+7. the answer kind (``analysis.answer_kind``: play, discard, clue or either), the rated
+   difficulty and the depth of the crux (``max_crux``) match what was asked.
+
+One puzzle per deck (so puzzles do not repeat one game): the deck offers its first
+puzzle of each answer kind (of a kind, one whose crux is the first move if it finds one),
+and with ``answer_kind="mixed"`` the generator takes the kind it has fewest of so far,
+clues at most a third of the whole set.
 
 Every solver call is bounded by a node limit (and a timeout as a safety net), so the same
 ``--seed`` gives the same puzzles on any machine; decks are examined in parallel with
@@ -22,6 +32,7 @@ Every solver call is bounded by a node limit (and a timeout as a safety net), so
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import random
 from collections import Counter
@@ -31,15 +42,23 @@ from pathlib import Path
 from solver.game import Action, Card, Game, MalformedError, Rules, State, game_from_json, parse_variant
 
 from . import analysis
-from .analysis import GENERATOR_LIMITS, Limits
+from .analysis import ANSWER_KIND_OPTIONS, GENERATOR_LIMITS, Limits
 from .format import GENERATOR_VERSION, Puzzle, build_puzzle
 from .notation import first_clue, format_line, move_class, move_classes
 
 # the player counts of random decks, in turn: fewer players more often, since their
-# endgames make puzzles less often (about 1 deck in 11 with 2 players, 1 in 3 with 5)
-PLAYER_CYCLE = (2, 3, 2, 4, 2, 3, 5, 2, 3)
+# endgames make puzzles less often (about 1 deck in 18 with 2 players, 1 in 26 with 3,
+# 1 in 13 with 4, 1 in 7 with 5), so that the counts come out roughly even
+PLAYER_CYCLE = (2, 3, 4, 2, 3, 5, 2, 3, 4, 3)
 MIN_PLAYS = 3
-WALK_STYLES = ("bot 10%", "bot 20%", "bot 30%", "spender 10%", "spender 30%", "solver")
+# the walk styles and how often each is chosen: the careful walks reach the endgame low
+# on clue tokens, where most play and discard answers are; the bots (tokens to spare) and
+# the solver's line give most of the clue answers
+WALK_STYLES = {"careful 100%": 3, "careful 60%": 3, "careful 30%": 1, "bot 20%": 1, "bot 30%": 1, "solver": 1}
+LOW_TOKENS = 2  # candidate positions with 0, then 1, then 2 or more clue tokens
+CLUE_SHARE = 1 / 3  # answer_kind="mixed": at most this share of clue answers
+RARE_KINDS = ("discard", "either")  # a few in a hundred puzzles: look at more decks for them
+RARE_KIND_DECKS = 2000  # decks per puzzle before giving up (200 for the other kinds)
 
 
 @dataclass
@@ -49,14 +68,16 @@ class Config:
     players: int | None = None  # None: 2 to 5 players, in turn (PLAYER_CYCLE)
     variant: str = "No Variant"
     difficulty: str | None = None  # easy / medium / hard, or None for any
+    answer_kind: str = "mixed"  # mixed (balanced), any, or one of analysis.ANSWER_KINDS
     decks: list[str] = field(default_factory=list)  # JSON-lines deck files (instead of random decks)
     source_seeds: bool = False  # hanab.live seeds p{P}v{V}s{N}, N = seed, seed + 1, ... (solver.game.seeds)
     jobs: int = 1
     limits: Limits = GENERATOR_LIMITS
     window: int = 12  # examine positions with at most this many cards left in the deck
     max_candidates: int = 10  # positions examined per deck
-    max_winning: int = 2
-    max_decks: int | None = None  # give up after this many decks (default: 200 per puzzle)
+    max_winning: int = 2  # winning choices of first move at most
+    max_crux: int | None = None  # the first move where the greedy strategy goes wrong, at most (1: the first)
+    max_decks: int | None = None  # give up after this many decks (default: 200 per puzzle, 2000 for rare kinds)
 
 
 @dataclass
@@ -122,11 +143,13 @@ def deck_source(cfg: Config, index: int, rows: list[dict] | None = None) -> Deck
 
 # ---- walks ----------------------------------------------------------------------
 
-def bot_action(st: State, rng: random.Random, deviate: float, spender: bool = False) -> Action:
+WALK_NODES = 50_000  # the solver's line from the deal
+CAREFUL_NODES = 5_000  # each check that a clue keeps the careful walk's score
+
+
+def bot_action(st: State, rng: random.Random, deviate: float) -> Action:
     """The greedy strategy, except that with probability ``deviate`` the bot discards a
-    random card or stalls with a random clue instead (as real players do). A *spender*
-    gives a clue rather than discard trash while it has a token, so its games run low on
-    clue tokens (where a stall is not always available)."""
+    random card or stalls with a random clue instead (as real players do)."""
     if rng.random() < deviate:
         opts = []
         if st.clues < st.game.max_clues:
@@ -136,10 +159,6 @@ def bot_action(st: State, rng: random.Random, deviate: float, spender: bool = Fa
             opts.append(rng.choice(clues))
         if opts:
             return rng.choice(opts)
-    if spender and st.clues > 0 and not any(analysis.is_playable(st, o) for o in st.hands[st.current]):
-        clue = first_clue(st)
-        if clue is not None:
-            return clue
     return analysis.greedy_action(st)
 
 
@@ -147,28 +166,58 @@ def walk_name(style: str) -> str:
     if style == "solver":
         return "the solver's optimal line"
     kind, pct = style.split()
-    return f"{'greedy bot' if kind == 'bot' else 'clue-spending bot'}, deviating {pct} of the time"
+    if kind == "careful":
+        return f"the solver's line, stalling with a clue whenever that keeps its score, on {pct} of the turns"
+    return f"greedy bot, deviating {pct} of the time"
+
+
+def careful_walk(game: Game, spend: float, rng: random.Random, limits: Limits) -> list[Action]:
+    """The solver's line from the deal, except that (with probability ``spend`` at each
+    turn) a player gives a clue instead of playing or discarding whenever a line with a
+    clue here still reaches the planned score. Real players spend their tokens on
+    information; with every card visible, that is a stall, and the game reaches its
+    endgame with few tokens left (where a clue is not always there to stall with)."""
+    st = game.initial_state()
+    sol = analysis.solve_bounded(st, Limits(timeout=limits.timeout, node_limit=WALK_NODES, engine="search"))
+    plan, target = list(sol.actions), sol.max_score
+    line = []
+    while not st.over:
+        a = plan[0]
+        if not a.is_clue and st.clues > 0 and rng.random() < spend:
+            clue = first_clue(st)
+            child = st.copy()
+            child.apply(clue)
+            rest = analysis.line_reaching(child, target, CAREFUL_NODES)
+            if rest is not None:
+                plan = [clue] + rest
+                a = clue
+        line.append(st.apply(a))
+        plan.pop(0)
+    return line
 
 
 def walk(game: Game, style: str, rng: random.Random, limits: Limits) -> list[Action]:
     """A whole game's actions in the given style."""
     st = game.initial_state()
     if style == "solver":
-        walk_limits = Limits(timeout=limits.timeout, node_limit=50_000, engine="search")
+        walk_limits = Limits(timeout=limits.timeout, node_limit=WALK_NODES, engine="search")
         return list(analysis.solve_bounded(st, walk_limits).actions)
     kind, pct = style.split()
-    deviate = int(pct.rstrip("%")) / 100
+    share = int(pct.rstrip("%")) / 100
+    if kind == "careful":
+        return careful_walk(game, share, rng, limits)
     line = []
     while not st.over:
-        line.append(st.apply(bot_action(st, rng, deviate, kind == "spender")))
+        line.append(st.apply(bot_action(st, rng, share)))
     return line
 
 
 # ---- examining a position ------------------------------------------------------
 
-def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter) -> dict | None:
-    """A puzzle's parts if the position after ``actions`` makes one, else None (the reason
-    counted in ``stats``)."""
+def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter,
+            kinds: set[str] | None = None) -> dict | None:
+    """A puzzle's parts if the position after ``actions`` makes one (of an answer kind in
+    ``kinds``, when given), else None (the reason counted in ``stats``)."""
     limits = cfg.limits
     st = game.initial_state().apply_all(actions)
     stats["examined"] += 1
@@ -188,8 +237,9 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter) -> d
     if greedy_score >= target:
         stats["greedy reaches it"] += 1
         return None
-    fm = analysis.first_moves(st, target, limits, stop_after=cfg.max_winning)
-    if len(fm.winning) > cfg.max_winning:
+    fm = analysis.first_moves(st, target, limits, stop_after=cfg.max_winning, by_choice=True, fail_fast=True)
+    choices = analysis.choices(st, fm.winning)
+    if len(choices) > cfg.max_winning:
         stats["too many winning first moves"] += 1
         return None
     if fm.undecided:
@@ -197,10 +247,25 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter) -> d
         return None
     if not fm.winning:  # the maximum is exact, so some move keeps it: a contradiction
         raise RuntimeError(f"no first move keeps the exact maximum {target}")
-    if move_class(st, greedy_actions[0]) in fm.winning:
-        stats["the obvious first move wins"] += 1
+    kind = analysis.answer_kind(st, fm.winning)
+    if kinds is not None and kind not in kinds:
+        stats["another answer kind"] += 1
         return None
-    feats = analysis.features(st, sol, fm, greedy_score, limits)
+    left = analysis._copies_left(st)
+    if not any(analysis.looks_safe(st, fm.representatives[k], left) for k in fm.losing):
+        stats["forced: no tempting first move loses"] += 1
+        return None
+    if not analysis.is_real_choice(analysis.decisions(st, sol.actions, fm, limits, budget=1)[0]):
+        stats["first move not a decision: the greedy move wins, with another choice"] += 1
+        return None
+    dec = analysis.decisions(st, sol.actions, fm, limits)
+    feats = analysis.features(st, sol, fm, greedy_score, dec)
+    if not feats["greedy_errors"]:
+        stats["no crux: the greedy move wins all along the line"] += 1
+        return None
+    if cfg.max_crux is not None and feats["crux"] > cfg.max_crux:
+        stats["crux too late"] += 1
+        return None
     rate = analysis.rating(feats)
     level = analysis.difficulty(rate)
     if cfg.difficulty and level != cfg.difficulty:
@@ -214,7 +279,7 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter) -> d
     return {
         "state": st, "target": target, "solution": sol, "first_moves": fm, "features": feats,
         "rating": rate, "difficulty": level, "greedy_score": greedy_score, "lines": lines,
-        "greedy_line": format_line(st, greedy_actions),
+        "greedy_line": format_line(st, greedy_actions), "kind": kind, "choices": choices, "decisions": dec,
     }
 
 
@@ -231,15 +296,18 @@ def make_puzzle(game: Game, actions: list[Action], found: dict, source: dict, li
     pid = f"p{game.num_players}-t{st.turn}-{where}"
     lines = [{"line": format_line(st, ln), "actions": [a.to_json() for a in ln]} for ln in found["lines"]]
     metadata = {
+        "answer_kind": found["kind"],
         "difficulty": found["difficulty"],
         "rating": found["rating"],
         "features": found["features"],
         "winning_first_moves": {
             "count": len(fm.winning),
             "moves": list(fm.winning),
+            "choices": found["choices"],
             "total": fm.total,
             "after": dict(fm.results),
         },
+        "decisions": found["decisions"],
         "greedy": {"score": found["greedy_score"], "line": found["greedy_line"]},
         "source": source,
         "generator": GENERATOR_VERSION,
@@ -259,51 +327,105 @@ def _init(cfg: Config, rows) -> None:
     _CFG, _ROWS = cfg, rows
 
 
-def puzzle_from_deck(index: int, cfg: Config | None = None, rows=None) -> tuple[int, dict | None, Counter]:
-    """At most one puzzle from deck ``index``: (index, puzzle JSON or None, reject counts)."""
+def wanted_kinds(cfg: Config) -> set[str] | None:
+    if cfg.answer_kind in ("mixed", "any"):
+        return None
+    if cfg.answer_kind not in analysis.ANSWER_KINDS:
+        raise MalformedError(f"unknown answer kind {cfg.answer_kind!r} (one of {', '.join(ANSWER_KIND_OPTIONS)})")
+    return {cfg.answer_kind}
+
+
+def offer_key(kind: str, crux: int) -> str:
+    """How a deck offers its puzzles: by answer kind, and whether the first move is
+    already where the greedy strategy goes wrong (``play``) or only a later one
+    (``play, crux later``)."""
+    return kind if crux == 1 else f"{kind}, crux later"
+
+
+def puzzle_from_deck(index: int, cfg: Config | None = None, rows=None) -> tuple[int, dict, Counter]:
+    """The puzzles deck ``index`` offers: (index, {offer key: puzzle JSON}, reject counts).
+    With ``answer_kind="mixed"`` the first puzzle of each answer kind among the deck's
+    candidate positions, and of each kind a puzzle whose crux is the first move if there
+    is one (stopping once two answer kinds are found); otherwise the first puzzle."""
     cfg = cfg or _CFG
     rows = rows if rows is not None else _ROWS
     stats: Counter = Counter()
     src = deck_source(cfg, index, rows)
     rng = random.Random(f"hanabi-puzzles walk {cfg.seed} {index}")
-    style = rng.choice(WALK_STYLES)
+    style = rng.choices(list(WALK_STYLES), weights=list(WALK_STYLES.values()))[0]
     line = walk(src.game, style, rng, cfg.limits)
     st = src.game.initial_state()
-    candidates = []
+    candidates, tokens = [], {}
     for i, a in enumerate(line):
         if st.deck_left <= cfg.window:
             candidates.append(i)
+            tokens[i] = st.clues
         st.push(a)
     rng.shuffle(candidates)
+    # positions low on clue tokens first: with no token, the answer must be a play or a
+    # discard; with one, a stall now may leave none for later
+    candidates.sort(key=lambda n: min(tokens[n], LOW_TOKENS))
     stats["decks"] += 1
+    stats[f"walk {style}"] += 1
+    found: dict[str, dict] = {}
+    kinds = wanted_kinds(cfg)
+    mixed = cfg.answer_kind == "mixed"
     for n in candidates[: cfg.max_candidates]:
-        found = examine(src.game, line[:n], cfg, stats)
-        if found is not None:
+        if mixed:  # a kind found with its crux at the first move is not looked for again
+            kinds = set(analysis.ANSWER_KINDS) - set(found)
+        got = examine(src.game, line[:n], cfg, stats, kinds)
+        if got is not None:
+            key = offer_key(got["kind"], got["features"]["crux"])
+            if key in found:
+                continue
             source = dict(src.meta, walk=walk_name(style), turn=n)
-            p = make_puzzle(src.game, line[:n], found, source, cfg.limits)
+            found[key] = make_puzzle(src.game, line[:n], got, source, cfg.limits).data
             stats["puzzles"] += 1
-            return index, p.data, stats
-    return index, None, stats
+            if not mixed or len({k.split(",")[0] for k in found}) >= 2:
+                break
+    return index, found, stats
+
+
+def pick_kind(offered, counts: Counter, cfg: Config) -> str | None:
+    """Which of the puzzles a deck ``offered`` (by :func:`offer_key`) to take, given the
+    ``counts`` of answer kinds so far: with ``answer_kind="mixed"`` one of the kind there
+    are fewest of (ties: play, discard, clue, either), clues at most ``CLUE_SHARE`` of
+    ``cfg.count``, its crux at the first move if the deck offers that; otherwise the
+    first offered."""
+    keys = sorted(offered, key=lambda k: (analysis.ANSWER_KINDS.index(k.split(",")[0]), k))
+    if cfg.answer_kind != "mixed":
+        return keys[0] if keys else None
+    cap = max(1, math.floor(CLUE_SHARE * cfg.count + 0.5))
+    ok = [k for k in keys if not k.startswith("clue") or counts["clue"] < cap]
+    return min(ok, key=lambda k: counts[k.split(",")[0]]) if ok else None
 
 
 def generate(cfg: Config, on_puzzle=None) -> tuple[list[Puzzle], Counter]:
     """``cfg.count`` puzzles (fewer if ``max_decks`` decks run out) and the reject counts.
     ``on_puzzle(puzzle)`` is called as each one is accepted."""
     rows = _read_deck_files(cfg.decks) if cfg.decks else None
-    max_decks = cfg.max_decks or max(200, 200 * cfg.count)
+    wanted_kinds(cfg)  # an unknown kind is an error before any work
+    per_puzzle = RARE_KIND_DECKS if cfg.answer_kind in RARE_KINDS else 200
+    max_decks = cfg.max_decks or per_puzzle * cfg.count
     out: list[Puzzle] = []
     stats: Counter = Counter()
+    counts: Counter = Counter()
     ids = set()
 
     def take(result) -> bool:
-        _, data, st = result
+        _, offered, st = result
         stats.update(st)
-        if data is not None and data["id"] not in ids:
+        key = pick_kind(offered, counts, cfg)
+        if key is not None and offered[key]["id"] not in ids:
+            data = offered[key]
             ids.add(data["id"])
+            counts[data["metadata"]["answer_kind"]] += 1
             p = Puzzle(data)
             out.append(p)
             if on_puzzle:
                 on_puzzle(p)
+        elif offered:
+            stats["deck's puzzles not needed (answer kinds)"] += 1
         return len(out) >= cfg.count
 
     if cfg.count <= 0:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from puzzles.analysis import CHECK_LIMITS, DIFFICULTIES  # noqa: E402
+from puzzles.analysis import ANSWER_KIND_OPTIONS, ANSWER_KINDS, CHECK_LIMITS, DIFFICULTIES  # noqa: E402
 from puzzles.check import check_puzzle  # noqa: E402
 from puzzles.format import load_puzzle, write_puzzle  # noqa: E402
 from puzzles.generate import Config, generate  # noqa: E402
@@ -29,6 +29,16 @@ def _check(path: str) -> tuple[str, bool, list[str], float]:
     return path, rep.valid, rep.problems, time.monotonic() - t
 
 
+def _crux_kind(p) -> str:
+    """The kind of the winning move at the first position where the greedy move loses."""
+    md = p.metadata
+    n = md["features"].get("crux")
+    if not n or "decisions" not in md:
+        return "?"
+    d = md["decisions"][n - 1]
+    return {"c": "clue", "p": "play", "d": "discard"}[d["line"][0]]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=100)
@@ -36,6 +46,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2, help="processes for generating and for checking")
     ap.add_argument("--players", type=int, default=None)
     ap.add_argument("--difficulty", choices=DIFFICULTIES, default=None)
+    ap.add_argument("--answer-kind", choices=ANSWER_KIND_OPTIONS, default="mixed")
     ap.add_argument("--keep", metavar="DIR", help="write the puzzles here instead of a temporary directory")
     args = ap.parse_args()
 
@@ -43,7 +54,7 @@ def main() -> int:
         out = Path(args.keep or tmp)
         out.mkdir(parents=True, exist_ok=True)
         cfg = Config(count=args.count, seed=args.seed, jobs=args.jobs, players=args.players,
-                     difficulty=args.difficulty)
+                     difficulty=args.difficulty, answer_kind=args.answer_kind)
         t0 = time.monotonic()
         paths = []
 
@@ -65,15 +76,33 @@ def main() -> int:
     levels = Counter(p.difficulty for p in made)
     players = Counter(p.data["rules"]["players"] for p in made)
     winning = Counter(p.winning["count"] for p in made)
+    choices = Counter(len(p.winning.get("choices", p.winning["moves"])) for p in made)
+    kinds = Counter(p.metadata.get("answer_kind", "?") for p in made)
+    first = Counter(p.winning["moves"][0][0] if p.winning["count"] == 1 else "several" for p in made)
+    crux = Counter(min(p.metadata["features"].get("crux") or 0, 4) for p in made)
+    crux_kind = Counter(_crux_kind(p) for p in made)
+    tokens = Counter(min(p.question["position"]["clues"], 3) for p in made)
     bad = [(path, probs) for path, ok, probs, _ in results if not ok]
     slowest = max((dt for *_, dt in results), default=0.0)
     print(f"generated {len(made)}/{args.count} puzzles in {t_gen:.1f} s "
           f"({t_gen / max(len(made), 1):.2f} s each; seed {args.seed}, {args.jobs} jobs)")
-    print(f"  decks {stats['decks']}, positions examined {stats['examined']}; rejected: "
-          + ", ".join(f"{k} {v}" for k, v in stats.most_common() if k not in ("decks", "examined", "puzzles")))
+    walks = {k[5:]: v for k, v in stats.items() if k.startswith("walk ")}
+    print(f"  decks {stats['decks']} (walks: " + ", ".join(f"{k} {v}" for k, v in sorted(walks.items()))
+          + f"), positions examined {stats['examined']}; rejected: "
+          + ", ".join(f"{k} {v}" for k, v in stats.most_common()
+                      if k not in ("decks", "examined", "puzzles") and not k.startswith("walk ")))
     print("  difficulty: " + ", ".join(f"{d} {levels[d]}" for d in DIFFICULTIES))
     print("  players: " + ", ".join(f"{n}p {players[n]}" for n in sorted(players)))
-    print("  winning first moves: " + ", ".join(f"{n}: {winning[n]}" for n in sorted(winning)))
+    print("  answer kinds: " + ", ".join(f"{k} {kinds[k]}" for k in ANSWER_KINDS if kinds[k]))
+    print("  winning first moves (kinds of move): " + ", ".join(f"{n}: {winning[n]}" for n in sorted(winning))
+          + "; winning choices: " + ", ".join(f"{n}: {choices[n]}" for n in sorted(choices)))
+    print("  the one winning first move is a " + ", ".join(
+        f"{ {'c': 'clue', 'p': 'play', 'd': 'discard'}.get(k, k)} {first[k]}" for k in ("c", "p", "d") if first[k])
+        + f"; several win in {first['several']}")
+    print("  first move the greedy strategy gets wrong: " + ", ".join(
+        f"{'move ' + str(n) if n < 4 else 'move 4+'}: {crux[n]}" for n in sorted(crux) if n)
+        + "; the right move there: " + ", ".join(f"{k} {v}" for k, v in crux_kind.most_common()))
+    print("  clue tokens: " + ", ".join(f"{n if n < 3 else '3+'}: {tokens[n]}" for n in sorted(tokens)))
     print(f"checked {len(results)} in {t_check:.1f} s (slowest {slowest:.2f} s): "
           f"{len(results) - len(bad)} valid, {len(bad)} invalid")
     for path, probs in bad:

@@ -1,10 +1,12 @@
-"""Endgame puzzles: generated puzzles pass the checker; corrupted ones are rejected with
-the reason; answers fail at the right move; the generator is deterministic; the CLI's
-exit codes (0 valid / 1 invalid / 2 unreadable) and one-line errors; pictures and export."""
+"""Endgame puzzles: generated puzzles pass the checker, are decisions with a crux, and
+their answer kinds are balanced; corrupted ones are rejected with the reason; answers fail
+at the right move; the generator is deterministic; the CLI's exit codes (0 valid / 1
+invalid / 2 unreadable) and one-line errors; pictures and export."""
 from __future__ import annotations
 
 import copy
 import json
+from collections import Counter
 
 import pytest
 
@@ -12,7 +14,7 @@ from conftest import SHARED, assert_clean_error, run_cli
 from puzzles import analysis
 from puzzles.check import check_answer, check_puzzle
 from puzzles.format import VERSION, Puzzle, dumps, load_puzzle, parse_puzzle, write_puzzle
-from puzzles.generate import Config, generate
+from puzzles.generate import Config, generate, pick_kind
 from puzzles.notation import format_line, move_classes, parse_line, resolve
 from solver.game import Action, MalformedError, game_from_json
 
@@ -22,8 +24,8 @@ LIMITS = analysis.Limits(timeout=30.0, node_limit=None, engine="search")
 
 @pytest.fixture(scope="module")
 def puzzles() -> list[Puzzle]:
-    ps, stats = generate(Config(count=4, seed=SEED))
-    assert len(ps) == 4, stats
+    ps, stats = generate(Config(count=6, seed=SEED))
+    assert len(ps) == 6, stats
     return ps
 
 
@@ -59,15 +61,41 @@ def test_generated_puzzles_pass_check(pdir):
         rep = check_puzzle(p)  # the default: the portfolio with SAT and CP-SAT
         assert rep.valid, (f, rep.problems)
         md = p.metadata
-        assert 1 <= md["winning_first_moves"]["count"] <= 2
+        wf = md["winning_first_moves"]
+        assert 1 <= len(wf["choices"]) <= 2 and 1 <= wf["count"] <= 4
+        assert sorted(m for c in wf["choices"] for m in c) == sorted(wf["moves"])
+        assert md["answer_kind"] in analysis.ANSWER_KINDS
+        assert f"answer kind: {md['answer_kind']}" in rep.notes
         assert md["difficulty"] in analysis.DIFFICULTIES
         assert md["greedy"]["score"] < p.max_score == p.target
         assert md["source"]["kind"] == "random" and md["source"]["seed"] == SEED
         assert p.data["version"] == VERSION
 
 
+def test_puzzles_are_decisions_with_a_crux(puzzles):
+    """The first move is a real decision (the greedy move loses, or one choice wins while a
+    tempting move loses), some tempting first move loses, and the greedy strategy goes
+    wrong somewhere on the solution line: the recorded crux."""
+    for p in puzzles:
+        md = p.metadata
+        dec = md["decisions"]
+        assert dec[0]["move"] == 1 and analysis.is_real_choice(dec[0])
+        assert md["features"]["traps"] == len(dec[0]["traps"]) >= 1
+        crux = md["features"]["crux"]
+        assert crux >= 1 and dec[crux - 1]["greedy_loses"]
+        assert all(not d["greedy_loses"] for d in dec[: crux - 1])
+        assert md["features"]["greedy_errors"] == sum(d["greedy_loses"] for d in dec)
+        # the recorded greedy move at the crux really loses
+        st = p.position()
+        line = [Action.from_json(a) for a in p.lines[0]["actions"]]
+        for a in line[: crux - 1]:
+            st.apply(a)
+        st.apply(analysis.greedy_action(st))
+        assert analysis.reaches(st, p.target, LIMITS)[0] is False
+
+
 def test_generator_is_deterministic(puzzles):
-    again, _ = generate(Config(count=4, seed=SEED, jobs=2))
+    again, _ = generate(Config(count=6, seed=SEED, jobs=2))
     assert [dumps(p) for p in again] == [dumps(p) for p in puzzles]
     other, _ = generate(Config(count=2, seed=SEED + 1))
     assert {p.id for p in other}.isdisjoint({p.id for p in puzzles})
@@ -100,6 +128,70 @@ def test_solution_lines_round_trip_through_the_notation(puzzles):
 def test_difficulty_filter():
     ps, _ = generate(Config(count=2, seed=SEED, difficulty="easy"))
     assert [p.difficulty for p in ps] == ["easy", "easy"]
+
+
+def test_answer_kinds_are_balanced(puzzles):
+    """The default (mixed): at most a third of the answers are clues, each puzzle's kind
+    is the kind of its winning choices."""
+    kinds = [p.metadata["answer_kind"] for p in puzzles]
+    assert kinds.count("clue") <= round(len(puzzles) / 3)
+    assert kinds.count("play") >= 2
+    for p in puzzles:
+        st = p.position()
+        assert analysis.answer_kind(st, p.winning["moves"]) == p.metadata["answer_kind"]
+        assert analysis.choices(st, p.winning["moves"]) == p.winning["choices"]
+
+
+@pytest.fixture(scope="module")
+def play_puzzles() -> list[Puzzle]:
+    ps, stats = generate(Config(count=2, seed=SEED + 2, answer_kind="play"))
+    assert len(ps) == 2, stats
+    return ps
+
+
+def test_answer_kind_filter(play_puzzles):
+    for kind, ps in (("play", play_puzzles), ("clue", generate(Config(count=1, seed=SEED + 2, answer_kind="clue"))[0])):
+        assert ps and all(p.metadata["answer_kind"] == kind for p in ps)
+        for p in ps:
+            assert all(c[0][0] == kind[0] for c in p.winning["choices"])
+            assert check_puzzle(p, LIMITS).valid
+
+
+def test_pick_kind_caps_clues():
+    cfg = Config(count=6)
+    assert pick_kind({"clue": {}, "play": {}}, Counter(), cfg) == "play"
+    assert pick_kind({"clue": {}, "play": {}}, Counter(play=3), cfg) == "clue"
+    assert pick_kind({"clue": {}}, Counter(clue=2), cfg) is None  # a third of 6 already
+    assert pick_kind({"clue": {}}, Counter(clue=2), Config(count=6, answer_kind="any")) == "clue"
+    assert pick_kind({"either": {}, "play": {}}, Counter(play=1), cfg) == "either"
+    # of one kind, the puzzle whose first move is already the crux
+    assert pick_kind({"play, crux later": {}, "play": {}, "clue": {}}, Counter(clue=1), cfg) == "play"
+    assert pick_kind({"play, crux later": {}}, Counter(), Config(count=6, answer_kind="play")) == "play, crux later"
+
+
+def test_choices_group_a_misplay_with_its_discard(puzzles):
+    """A discard and a misplay of the same card are one choice; a play of a playable card
+    and its discard are two; discarding a playable card is not a tempting move."""
+    seen = set()
+    for p in puzzles:
+        st = p.position()
+        classes = move_classes(st)
+        for label, a in classes.items():
+            if label[0] != "p" or "d" + label[1:] not in classes:
+                continue
+            pair = [label, "d" + label[1:]]
+            if analysis.is_playable(st, a.target):
+                assert analysis.choices(st, pair) == [[label], ["d" + label[1:]]]
+                assert analysis.answer_kind(st, pair) == "either"
+                assert not analysis.looks_safe(st, classes["d" + label[1:]])
+                seen.add("playable")
+            else:
+                assert analysis.choices(st, pair) == [["d" + label[1:], label]]
+                assert analysis.choices(st, [label]) == [[label]]  # a misplay alone is a play
+                assert analysis.answer_kind(st, pair) == "discard"
+                assert analysis.answer_kind(st, pair + ["c"]) == "either"
+                seen.add("misplay")
+    assert seen == {"playable", "misplay"}
 
 
 # ---- corrupted puzzles ---------------------------------------------------------
@@ -178,6 +270,24 @@ def test_wrong_count_of_winning_first_moves_is_rejected(puzzles):
         d["metadata"]["winning_first_moves"]["count"] = 1
 
     assert f"the puzzle lists {losing}" in problems(corrupt(p, relist))
+
+
+def test_wrong_answer_kind_is_rejected(puzzles):
+    p = puzzles[0]
+    other = next(k for k in analysis.ANSWER_KINDS if k != p.metadata["answer_kind"])
+
+    def rekind(d):
+        d["metadata"]["answer_kind"] = other
+
+    assert f"metadata.answer_kind: the puzzle says {other!r}" in problems(corrupt(p, rekind))
+
+    def regroup(d):
+        d["metadata"]["winning_first_moves"]["choices"] = [[m] for m in d["metadata"]["winning_first_moves"]["moves"]] \
+            + [["c"]]
+
+    assert "the puzzle groups them as" in problems(corrupt(p, regroup))
+    with pytest.raises(MalformedError, match="choices: must be a list of lists"):
+        corrupt(p, lambda d: d["metadata"]["winning_first_moves"].update(choices=["pr1"]))
 
 
 def test_position_that_does_not_replay_is_rejected(puzzles):
@@ -298,16 +408,20 @@ def test_cli_unreadable_files(pdir, tmp_path):
         assert_clean_error(run_cli("puzzle", cmd, trunc, *extra), "invalid JSON")
 
 
-def test_cli_generate(tmp_path, puzzles):
+def test_cli_generate(tmp_path, play_puzzles):
     out = tmp_path / "gen"
-    res = run_cli("puzzle", "generate", "--count", "2", "--seed", SEED, "--out", out, "--pictures", "svg")
+    res = run_cli("puzzle", "generate", "--count", "2", "--seed", SEED + 2, "--answer-kind", "play", "--out", out,
+                  "--pictures", "svg")
     assert res.exit_code == 0, (res.output, res.exception)
     made = sorted(out.glob("*.json"))
-    assert [f.stem for f in made] == sorted(p.id for p in puzzles[:2])
+    assert [f.stem for f in made] == sorted(p.id for p in play_puzzles)
     assert all(f.with_suffix(".svg").stat().st_size > 1000 for f in made)
-    assert "2 puzzles" in res.stdout and "puzzles" in res.stderr  # the progress bar's label
+    assert "2 puzzles" in res.stdout and "answers: 2 play" in res.stdout
+    assert "puzzles" in res.stderr  # the progress bar's label
     assert_clean_error(run_cli("puzzle", "generate", "--count", "1", "--variant", "Nope", "--out", out),
                        "unknown variant")
+    res = run_cli("puzzle", "generate", "--count", "1", "--answer-kind", "bogus", "--out", out)
+    assert res.exit_code == 2 and "bogus" in res.output
 
 
 @pytest.mark.skipif(not (SHARED / "decks" / "nv_winnable.jsonl").exists(), reason="no ../shared/decks")
