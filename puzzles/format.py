@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.game import GameRecord, MalformedError, State, game_from_json, game_to_json
+from solver.game import GameRecord, MalformedError, State, game_from_json, game_to_json, parse_json, read_text
 
 FORMAT = "hanabi-endgame-puzzle"
 VERSION = 1
@@ -199,22 +199,7 @@ def parse_puzzle(obj, source: str = "<puzzle>") -> Puzzle:
 
 def load_puzzle(path) -> Puzzle:
     """Read and shape-check a puzzle file; ``MalformedError`` (one line) if unreadable."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise MalformedError(f"{path}: cannot read file: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MalformedError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    except (RecursionError, ValueError) as e:
-        raise MalformedError(f"{path}: invalid JSON: {'nested too deeply' if isinstance(e, RecursionError) else e}") \
-            from None
+    obj = parse_json(read_text(path), str(path))
     return parse_puzzle(obj, str(path))
 
 
