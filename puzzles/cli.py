@@ -66,7 +66,7 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
     """Generate endgame puzzles from real decks into DIR (one JSON file each)."""
     from solver.game import parse_variant
 
-    from .generate import Config, generate as run
+    from .generate import Config, generate as run, read_decks
 
     v = parse_variant(variant)  # a bad name is a one-line error before any work
     if source_seeds:
@@ -87,6 +87,7 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
                  answer_kind=answer_kind, decks=list(deck_files), source_seeds=source_seeds, jobs=jobs, window=window,
                  max_winning=max_winning, max_crux=max_crux,
                  limits=Limits(timeout=timeout, node_limit=node_limit, engine="search"))
+    rows = read_decks(cfg)  # bad deck files are one-line errors before the progress bar
     t0 = time.monotonic()
     written = []
     with click.progressbar(length=count, label="puzzles", file=sys.stderr, show_pos=True) as bar:
@@ -100,7 +101,7 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
             written.append((path, p))
             bar.update(1)
 
-        _, stats = run(cfg, on_puzzle)
+        _, stats = run(cfg, on_puzzle, rows)
     for path, p in written:
         st = p.question["position"]
         click.echo(f"{path}  {p.difficulty:<6}  {p.metadata.get('answer_kind', '?'):<7}  "

@@ -31,7 +31,6 @@ Every solver call is bounded by a node limit (and a timeout as a safety net), so
 """
 from __future__ import annotations
 
-import json
 import math
 import multiprocessing
 import random
@@ -39,7 +38,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.game import Action, Card, Game, MalformedError, Rules, State, game_from_json, parse_variant
+from solver.game import (
+    Action,
+    Card,
+    Game,
+    MalformedError,
+    Rules,
+    State,
+    game_from_json,
+    parse_variant,
+    read_jsonl,
+)
 
 from . import analysis
 from .analysis import ANSWER_KIND_OPTIONS, GENERATOR_LIMITS, Limits
@@ -91,17 +100,7 @@ class DeckSource:
 def _read_deck_files(paths) -> list[dict]:
     rows = []
     for path in paths:
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            raise MalformedError(f"{path}: cannot read file: {e.strerror or e}") from None
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise MalformedError(f"{path}: line {n}: invalid JSON: {e.msg}") from None
+        for n, obj in read_jsonl(path):
             if not isinstance(obj, dict):
                 raise MalformedError(f"{path}: line {n}: must be an object")
             rows.append({"obj": obj, "file": Path(path).name, "line": n})
@@ -400,10 +399,23 @@ def pick_kind(offered, counts: Counter, cfg: Config) -> str | None:
     return min(ok, key=lambda k: counts[k.split(",")[0]]) if ok else None
 
 
-def generate(cfg: Config, on_puzzle=None) -> tuple[list[Puzzle], Counter]:
+def read_decks(cfg: Config) -> list[dict] | None:
+    """The rows of ``cfg.decks`` (None without deck files), each one checked to make a
+    game, so that a bad file or row is a one-line error before any work starts."""
+    if not cfg.decks:
+        return None
+    rows = _read_deck_files(cfg.decks)
+    for i in range(len(rows)):
+        deck_source(cfg, i, rows)
+    return rows
+
+
+def generate(cfg: Config, on_puzzle=None, rows: list[dict] | None = None) -> tuple[list[Puzzle], Counter]:
     """``cfg.count`` puzzles (fewer if ``max_decks`` decks run out) and the reject counts.
-    ``on_puzzle(puzzle)`` is called as each one is accepted."""
-    rows = _read_deck_files(cfg.decks) if cfg.decks else None
+    ``on_puzzle(puzzle)`` is called as each one is accepted; ``rows`` are the deck rows
+    if :func:`read_decks` has read them already."""
+    if rows is None:
+        rows = read_decks(cfg)
     wanted_kinds(cfg)  # an unknown kind is an error before any work
     per_puzzle = RARE_KIND_DECKS if cfg.answer_kind in RARE_KINDS else 200
     max_decks = cfg.max_decks or per_puzzle * cfg.count

@@ -16,11 +16,10 @@ A line may also be given as a JSON list of hanab.live action objects
 """
 from __future__ import annotations
 
-import json
 import re
 
 from solver.game import (
-    COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, IllegalActionError, MalformedError, State,
+    COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, IllegalActionError, MalformedError, State, parse_json,
 )
 
 _TOKEN = re.compile(r"^(?:(?P<pd>[pd])(?:#?(?P<order>\d+)|(?P<card>[a-z]\d))|c(?:(?P<seat>\d):?(?P<val>[a-z]|\d))?)$")
@@ -86,10 +85,7 @@ def parse_line(text: str) -> list[LineToken] | list[Action]:
     hanab.live actions. Raises :class:`MalformedError` when it cannot be read."""
     s = text.strip()
     if s.startswith("["):
-        try:
-            obj = json.loads(s)
-        except json.JSONDecodeError as e:
-            raise MalformedError(f"answer: invalid JSON at column {e.colno}: {e.msg}") from None
+        obj = parse_json(s, "answer")
         if not isinstance(obj, list):
             raise MalformedError("answer: a JSON answer must be a list of actions")
         return [Action.from_json(a, f"answer action {i}") for i, a in enumerate(obj)]

@@ -435,6 +435,24 @@ def test_generate_from_deck_file_and_seeds():
     assert check_puzzle(ps[0], LIMITS).valid
 
 
+def test_generate_bad_deck_files(tmp_path):
+    bad = tmp_path / "decks.jsonl"
+    bad.write_text('{"players": 2, "deck": []}\n\n{"players": 2, "deck": [\n')
+    assert_clean_error(run_cli("puzzle", "generate", "--count", "1", "--decks", bad, "--out", tmp_path / "o"),
+                       "decks.jsonl: line 3", "invalid JSON")
+    bad.write_text("[1, 2]\n")
+    assert_clean_error(run_cli("puzzle", "generate", "--count", "1", "--decks", bad, "--out", tmp_path / "o"),
+                       "decks.jsonl: line 1", "must be an object")
+    assert_clean_error(run_cli("puzzle", "generate", "--count", "1", "--decks", tmp_path / "none.jsonl",
+                               "--out", tmp_path / "o"), "none.jsonl", "cannot read")
+
+
+def test_cli_bad_json_answer(pdir):
+    f = files(pdir)[0]
+    assert_clean_error(run_cli("puzzle", "check", f, "--answer", '[{"type": 0, "target": '), "answer", "invalid JSON")
+    assert_clean_error(run_cli("puzzle", "check", f, "--answer", '[{"type": 0}] x'), "answer", "invalid JSON")
+
+
 def test_render_and_export(pdir, tmp_path):
     f = files(pdir)[0]
     p = load_puzzle(f)

@@ -161,11 +161,12 @@ def read_text(path) -> str:
 
 def parse_json(text: str, where: str):
     """``json.loads`` with a one-line :class:`MalformedError` naming ``where`` and the
-    line and column of the fault."""
+    line (for text of several lines) and column of the fault."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise MalformedError(f"{where}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+        at = f"line {e.lineno} column {e.colno}" if "\n" in text.strip() else f"column {e.colno}"
+        raise MalformedError(f"{where}: invalid JSON at {at}: {e.msg}") from None
     except RecursionError:
         raise MalformedError(f"{where}: invalid JSON: nested too deeply") from None
     except ValueError as e:  # e.g. an integer beyond Python's digit limit
