@@ -356,6 +356,33 @@ def test_bad_seeds_give_one_line_errors(tmp_path):
             ("myseed1", 2, "6 Suits", 30), ("myseed2", 2, "6 Suits", 30)]
 
 
+def test_redo_undecided_only_touches_open_winnability(tmp_path):
+    from dataclasses import replace
+
+    db = tmp_path / "u.sqlite"
+    seeds = ["p3v0s1", "p3v0s9221"]  # winnable; maximum 24 (a late card)
+    rows = [solve_job(j, timeout=30) for j in make_jobs(seeds)]
+    assert [r.max_score for r in rows] == [25, 24] and all(r.exact for r in rows)
+    with Store(db) as st:
+        # winnability open (no perfect line, no bound below 25) vs decided (bound 24) but not exact
+        st.add(replace(rows[0], max_score=23, exact=False, proof_kind="open"))
+        st.add(replace(rows[1], max_score=22, exact=False, proof_kind="open"))
+        assert st.open_keys(undecided=True) == {"p3v0s1"}
+        assert st.open_keys() == {"p3v0s1", "p3v0s9221"}
+    res = run_cli("analyse", *seeds, "--db", db, "--timeout", "30", "--redo-undecided", "--jobs", "1", "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "1 solved" in res.stdout
+    with Store(db) as st:
+        got = {r.key: r for r in st.rows()}
+    assert got["p3v0s1"].exact and got["p3v0s1"].max_score == 25
+    assert not got["p3v0s9221"].exact and got["p3v0s9221"].max_score == 22
+    res = run_cli("analyse", *seeds, "--db", db, "--timeout", "30", "--redo-open", "--jobs", "1", "--quiet")
+    assert res.exit_code == 0 and "1 solved" in res.stdout, res.output
+    with Store(db) as st:
+        got = {r.key: r for r in st.rows()}
+    assert got["p3v0s9221"].exact and got["p3v0s9221"].max_score == 24
+
+
 def test_redo_open_replaces_only_with_tighter_results(tmp_path):
     from dataclasses import replace
 

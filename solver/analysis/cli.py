@@ -58,8 +58,10 @@ def review(game_file, timeout, plot_path, as_json):
 @click.option("--dask", "use_dask", is_flag=True, help="Run on a local Dask cluster.")
 @click.option("--scheduler", help="Run on an existing Dask cluster: tcp://host:port.")
 @click.option("--redo-open", is_flag=True, help="Also re-solve stored decks that are not exact (e.g. with a longer --timeout); a row is replaced only by tighter bounds.")
+@click.option("--redo-undecided", is_flag=True,
+              help="Like --redo-open, but only the decks where it is still open whether the perfect score is reachable.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, scheduler, redo_open, quiet):
+def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, scheduler, redo_open, redo_undecided, quiet):
     """Solve many decks and store every result: INPUTS are seed ranges (p3v0s1..100000),
     single seeds, deck files (.jsonl, .json, compact text) or folders of game JSONs.
 
@@ -98,7 +100,7 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
 
     try:
         res = run_batch(jobs, store, timeout=timeout, workers=workers, dask=where, progress=progress, on_start=on_start,
-                        redo_open=redo_open)
+                        redo_open=redo_open, redo_undecided=redo_undecided)
     except JobError as e:
         raise MalformedError(str(e)) from None
     finally:

@@ -50,15 +50,18 @@ def default_workers() -> int:
 
 def run_batch(jobs: list[dict], store: Store, *, timeout: float | None, workers: int | None = None,
               dask: str | None = None, progress: Callable[[Row], None] | None = None,
-              on_start: Callable[[int], None] | None = None, redo_open: bool = False) -> BatchResult:
+              on_start: Callable[[int], None] | None = None, redo_open: bool = False,
+              redo_undecided: bool = False) -> BatchResult:
     """Solve every job not yet in ``store``. ``dask``: None (local processes), ``"local"``
     (start a local Dask cluster) or a scheduler address (join an existing cluster).
     ``on_start(n)`` is told how many jobs remain; ``progress(row)`` is called after each
     row is committed. ``redo_open``: also solve again the stored rows that are not exact
-    (say with a longer ``timeout``), keeping the new result only where it is tighter."""
+    (say with a longer ``timeout``), keeping the new result only where it is tighter;
+    ``redo_undecided``: the same for the rows where winnability itself is open."""
     done = store.done_keys(j["key"] for j in jobs)
-    if redo_open:  # solve the stored open ones again; a result replaces them only if tighter
-        done -= store.open_keys(done)
+    redo = redo_open or redo_undecided
+    if redo:  # solve the stored open ones again; a result replaces them only if tighter
+        done -= store.open_keys(done, undecided=not redo_open)
     pending = [j for j in jobs if j["key"] not in done]
     if on_start:
         on_start(len(pending))
@@ -75,7 +78,7 @@ def run_batch(jobs: list[dict], store: Store, *, timeout: float | None, workers:
     for status, value in results:
         if status != "ok":
             raise JobError(value)
-        if redo_open:
+        if redo:
             store.improve(value)
         else:
             store.add(value)

@@ -159,9 +159,14 @@ class Store:
             out.update(r[0] for r in self.db.execute(q, chunk))
         return out
 
-    def open_keys(self, keys=None) -> set[str]:
-        """Stored keys whose maximum is not exact (among ``keys`` if given)."""
-        found = {r[0] for r in self.db.execute("SELECT key FROM results WHERE exact = 0")}
+    def open_keys(self, keys=None, undecided: bool = False) -> set[str]:
+        """Stored keys whose maximum is not exact (among ``keys`` if given); with
+        ``undecided``, only those where it is open whether the perfect score is reachable
+        (no perfect line found, no bound below it proven)."""
+        q = "SELECT key FROM results WHERE exact = 0"
+        if undecided:
+            q += " AND max_score < perfect AND upper_bound >= perfect"
+        found = {r[0] for r in self.db.execute(q)}
         return found if keys is None else found & set(keys)
 
     def __len__(self) -> int:
