@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """The README's table of winnable hanab.live seeds: runs ``hanabi analyse`` on the first
-N seeds of each group (resumable: a rerun only solves what is missing) and prints the
+N seeds of each group (resumable: a rerun only solves what is missing), then solves the
+decks that are not exact (bounds apart, or a bound proved by one method only) again with
+a longer time limit (``--redo-open --timeout CONFIRM``), then the decks whose winnability
+is still open with a longer one (``--redo-undecided --timeout SECOND``), and prints the
 table as Markdown from the store.
 
     .venv/bin/python scripts/winnable_table.py --db seeds.sqlite          # run, then print
@@ -30,15 +33,22 @@ def main(argv=None):
     ap.add_argument("--seeds", type=int, default=10000, help="seeds per group (s1..sN)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per deck, No Variant")
     ap.add_argument("--variant-timeout", type=float, default=5.0, help="seconds per deck, 6-suit variants")
+    ap.add_argument("--confirm-timeout", type=float, default=60.0,
+                    help="seconds per deck in the pass over decks that are not exact (0: no such pass)")
+    ap.add_argument("--second-timeout", type=float, default=120.0,
+                    help="seconds per deck in the second pass over undecided decks (0: no second pass)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--no-run", action="store_true", help="only print the table from the store")
     a = ap.parse_args(argv)
     if not a.no_run:
-        for vid, p in GROUPS:
-            t = a.timeout if vid == 0 else a.variant_timeout
-            cmd = [sys.executable, "-m", "solver.cli", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
-                   "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else [])
-            subprocess.run(cmd, check=True, cwd=ROOT)
+        passes = [(None, None)] + ([("--redo-open", a.confirm_timeout)] if a.confirm_timeout > 0 else []) \
+            + ([("--redo-undecided", a.second_timeout)] if a.second_timeout > 0 else [])
+        for flag, redo_timeout in passes:
+            for vid, p in GROUPS:
+                t = redo_timeout or (a.timeout if vid == 0 else a.variant_timeout)
+                cmd = [sys.executable, "-m", "solver.cli", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
+                       "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else []) + ([flag] if flag else [])
+                subprocess.run(cmd, check=True, cwd=ROOT)
     print("| variant | players | seeds | winnable | not winnable (2 methods / 1 method) | undecided | share winnable | 95% interval | mean time |")
     print("|---|---|---|---|---|---|---|---|---|")
     with Store(a.db, create=False) as st:
