@@ -74,6 +74,12 @@ def replay_score(state: State, actions) -> int:
 
 
 CONFIRM_SECONDS = 20.0  # at most, per confirming method
+# Search nodes per target in the first round (doubling each round), by player count: with
+# 2-4 players a deck the search cannot settle in a few thousand nodes goes to SAT sooner
+# (scripts/bench_solve.py: 2p mean 29 -> 22 ms, hard 2p decks 1.9 -> 1.3 s); with 5-6
+# players the SAT model is larger and the longer search pays.
+FIRST_BUDGET = {2: 2000, 3: 2000, 4: 2000, 5: 20000, 6: 20000}
+FIRST_SAT_SECONDS = 4.0  # the SAT call's cap in the first round (doubling each round)
 
 
 def _sat_module():
@@ -226,7 +232,7 @@ class _Run:
         return None
 
     def main_loop(self):
-        budget, sat_cap = 20000, 4.0
+        budget, sat_cap = FIRST_BUDGET.get(self.state.game.num_players, 20000), FIRST_SAT_SECONDS
         while self.best < self.upper and not self.timed_out:
             self._search_top_bottom(budget)
             if self.use_sat and self.best < self.upper and not self.timed_out:
