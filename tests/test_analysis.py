@@ -256,6 +256,20 @@ def test_report_text_json_csv_and_plots(tmp_path):
         assert (plots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_plots_of_groups_without_decided_decks(tmp_path):
+    from solver.analysis.report import plot
+
+    groups = [
+        {"variant": "No Variant", "players": 2, "decks": 3, "exact": 0, "winnable_share": None,
+         "winnable_share_95": [0.0, 1.0], "max_scores": {}},
+        {"variant": "Black (6 Suits)", "players": 4, "decks": 5, "exact": 5, "winnable_share": 0.8,
+         "winnable_share_95": [0.37, 0.96], "max_scores": {"30": 4, "26": 1}},
+    ]
+    written = plot({"groups": groups}, str(tmp_path))
+    assert sorted(os.path.basename(p) for p in written) == ["max_scores.png", "winnable_share.png"]
+    assert all(os.path.getsize(p) > 1000 for p in written)
+
+
 # --- review ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", real_game_files(), ids=lambda p: p.name)

@@ -129,11 +129,19 @@ def plot(summary: dict, folder: str) -> list[str]:
     for ax, g in zip(axes[:, 0], groups):
         scores = sorted((int(s), n) for s, n in g["max_scores"].items())
         if scores:
+            # whole scores only, the count written on each bar (a log scale shows rare scores)
             xs, ys = zip(*scores)
-            ax.bar(xs, [100 * y / g["decks"] for y in ys], color="#4477aa")
-        ax.set_title(f"{g['variant']}, {g['players']} players ({g['decks']} decks)", fontsize=9)
+            pcts = [100 * y / g["decks"] for y in ys]
+            ax.bar(xs, pcts, color="#4477aa", width=0.8)
+            ax.set_yscale("log")
+            ax.set_ylim(min(min(pcts) / 3, 0.5), 400)
+            ticks = range(min(min(xs), max(xs) - 4), max(xs) + 1)
+            ax.set_xticks(list(ticks))
+            ax.set_xlim(ticks[0] - 0.6, ticks[-1] + 0.6)
+            for x, y, pc in zip(xs, ys, pcts):
+                ax.text(x, pc * 1.15, str(y), ha="center", va="bottom", fontsize=7)
+        ax.set_title(f"{g['variant']}, {g['players']} players ({g['decks']} decks, {g['exact']} exact)", fontsize=9)
         ax.set_ylabel("% of decks")
-        ax.set_yscale("log")
     axes[-1, 0].set_xlabel("exact maximum score")
     fig.tight_layout()
     p = os.path.join(folder, "max_scores.png")
@@ -141,16 +149,23 @@ def plot(summary: dict, folder: str) -> list[str]:
     plt.close(fig)
     written.append(p)
 
-    fig, ax = plt.subplots(figsize=(8, 3.5))
-    labels = [f"{g['variant'][:12]}\n{g['players']}p" for g in groups]
+    # one horizontal bar per group, full names, the share written at each bar
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.4 * len(groups)))
+    labels = [f"{g['variant']}, {g['players']}p" for g in groups]
     shares = [100 * (g["winnable_share"] or 0) for g in groups]
     errs = [[max(0.0, 100 * ((g["winnable_share"] or 0) - g["winnable_share_95"][0])) for g in groups],
             [max(0.0, 100 * (g["winnable_share_95"][1] - (g["winnable_share"] or 0))) for g in groups]]
-    ax.bar(range(len(groups)), shares, yerr=errs, color="#228833", capsize=3)
-    ax.set_xticks(range(len(groups)), labels, fontsize=7)
-    ax.set_ylabel("winnable seeds (%)")
-    ax.set_ylim(min(shares + [100]) * 0.98 if shares else 0, 100)
-    ax.set_title("Share of decks where the perfect score is reachable (95% CI)")
+    ys = range(len(groups))
+    ax.barh(ys, shares, xerr=errs, color="#228833", capsize=3)
+    ax.set_yticks(ys, labels, fontsize=8)
+    ax.invert_yaxis()
+    low = max(0.0, 5 * int((min(shares) - 3) // 5)) if shares else 0.0
+    ax.set_xlim(low, 100.5)
+    for y, v, g in zip(ys, shares, groups):
+        text = f"{v:.2f}%" if g["winnable_share"] is not None else "no decided decks"
+        ax.text(low + 0.01 * (100.5 - low), y, text, va="center", fontsize=7, color="white", fontweight="bold")
+    ax.set_xlabel(f"winnable decks (%, axis from {low:g}%)")
+    ax.set_title("Share of decks where the perfect score is reachable (95% CI)", fontsize=10)
     fig.tight_layout()
     p = os.path.join(folder, "winnable_share.png")
     fig.savefig(p, dpi=110)
