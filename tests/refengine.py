@@ -19,6 +19,23 @@ import random
 import sys
 
 
+# Tiny variants (variant dicts as above) small enough for brute_force_max to walk every
+# line; the encodings' tests draw their random positions from them.
+TINY_VARIANTS = [
+    {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2},
+    {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 2},
+    {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 1, "strikes": 2},
+    {"suits": 3, "ranks": [1, 2], "handSize": 2, "clueTokens": 2},
+    {"suits": 1, "ranks": [1, 1, 2, 2, 3], "handSize": 2, "clueTokens": 3},
+    {"suits": 1, "ranks": [1, 1, 2, 2, 3, 3], "handSize": 2, "clueTokens": 2},
+    {"suits": 2, "ranks": [1, 1, 2], "handSize": 1, "clueTokens": 1},  # hands run empty
+    {"suits": 2, "ranks": [1, 3, 3], "handSize": 2, "clueTokens": 0},  # a gap, no tokens
+    {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 1, "strikes": 1},
+    {"suits": 3, "ranks": [1, 2, 3], "handSize": 1, "clueTokens": 2, "strikes": 1},
+    {"suits": 2, "ranks": [1, 2], "handSize": 1, "clueTokens": 4},  # rounds of clues
+]
+
+
 def composition(variant):
     """Deck composition: for each suit in order, each rank of sorted(ranks)."""
     cards = []

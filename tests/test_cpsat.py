@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from refengine import RefGame, brute_force_max, composition
+from refengine import TINY_VARIANTS as TINY, RefGame, brute_force_max, composition
 from conftest import as_tuple
 from solver.encodings.cpsat import CpsatResult, canonical_line, cpsat_max, greedy_line, model_accepts
 from solver.game import (
@@ -31,17 +31,6 @@ from solver.game import (
 
 DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
 
-TINY = [
-    {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2},
-    {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 2},
-    {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 1, "strikes": 2},
-    {"suits": 3, "ranks": [1, 2], "handSize": 2, "clueTokens": 2},
-    {"suits": 1, "ranks": [1, 1, 2, 2, 3], "handSize": 2, "clueTokens": 3},
-    {"suits": 2, "ranks": [1, 1, 2], "handSize": 1, "clueTokens": 1},  # hands run empty
-    {"suits": 2, "ranks": [1, 3, 3], "handSize": 2, "clueTokens": 0},  # a gap, no tokens
-    {"suits": 3, "ranks": [1, 2, 3], "handSize": 1, "clueTokens": 2, "strikes": 1},
-    {"suits": 2, "ranks": [1, 2], "handSize": 1, "clueTokens": 4},  # rounds of clues
-]
 
 
 

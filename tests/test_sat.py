@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from refengine import RefGame, brute_force_max
+from refengine import TINY_VARIANTS as TINY, RefGame, brute_force_max
 from conftest import as_tuple
 from solver.game import PLAY, Card, Game, Rules, custom_variant, variant_by_name
 from solver.encodings import sat
@@ -23,16 +23,6 @@ from solver.encodings.sat import check_drat, encode, sat_max, sat_reachable
 
 DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
 
-TINY = [
-    {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2},
-    {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 2},
-    {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 1, "strikes": 2},
-    {"suits": 3, "ranks": [1, 2], "handSize": 2, "clueTokens": 2},
-    {"suits": 1, "ranks": [1, 1, 2, 2, 3, 3], "handSize": 2, "clueTokens": 2},
-    {"suits": 2, "ranks": [1, 1, 2], "handSize": 1, "clueTokens": 1},      # hands run out
-    {"suits": 2, "ranks": [1, 3, 3], "handSize": 2, "clueTokens": 0},      # a gap, no tokens
-    {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 1, "strikes": 1},
-]
 
 
 
