@@ -265,6 +265,43 @@ TURN_FEATURES = frozenset({"pace", "needed", "symmetry"})
 # --------------------------------------------------------------------------------------
 # The step model (default)
 # --------------------------------------------------------------------------------------
+def _counters(enc: "Encoding", d: _Data):
+    """The literals of the unary counters both models keep per event or turn ``t``:
+    ``stack(t, s, h)`` (suit ``s`` has reached ``h``), ``clues(t, i)`` (at least ``i``
+    tokens), ``strikes(t, i)`` (at least ``i`` strikes). Outside a counter's range they
+    are constants, and at ``t = 0`` they are the position's values."""
+    TRUE, FALSE, v = enc.TRUE, enc.FALSE, enc.var
+
+    def stack(t, s, h):
+        if h <= 0:
+            return TRUE
+        if h > d.max_rank[s]:
+            return FALSE
+        if t == 0:
+            return TRUE if d.stacks0[s] >= h else FALSE
+        return v("stack", t, s, h)
+
+    def clues(t, i):
+        if i <= 0:
+            return TRUE
+        if i > d.M:
+            return FALSE
+        if t == 0:
+            return TRUE if d.clues0 >= i else FALSE
+        return v("clues", t, i)
+
+    def strikes(t, i):
+        if i <= 0:
+            return TRUE
+        if i > d.L:
+            return FALSE
+        if t == 0:
+            return TRUE if d.strikes0 >= i else FALSE
+        return v("strikes", t, i)
+
+    return stack, clues, strikes
+
+
 def encode_steps(state: State, target: int, *, features: frozenset[str] | None = None) -> Encoding:
     """The CNF "from ``state`` the game can end with a score of at least ``target``",
     indexed by removals.
@@ -362,23 +399,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
     def over(e):
         return FALSE if e == 0 else v("over", e)
 
-    def stack(e, s, h):
-        if h <= 0:
-            return TRUE
-        if h > d.max_rank[s]:
-            return FALSE
-        if e == 0:
-            return TRUE if d.stacks0[s] >= h else FALSE
-        return v("stack", e, s, h)
-
-    def clues(e, i):
-        if i <= 0:
-            return TRUE
-        if i > M:
-            return FALSE
-        if e == 0:
-            return TRUE if d.clues0 >= i else FALSE
-        return v("clues", e, i)
+    stack, clues, strikes = _counters(enc, d)
 
     def clues_at(e, i):
         if e >= D:                             # no clue runs in the final round
@@ -386,15 +407,6 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
         if i <= 0:
             return TRUE
         return v("clues_at", e, i) if i <= M else FALSE
-
-    def strikes(e, i):
-        if i <= 0:
-            return TRUE
-        if i > L:
-            return FALSE
-        if e == 0:
-            return TRUE if d.strikes0 >= i else FALSE
-        return v("strikes", e, i)
 
     def used(e, o):
         return FALSE if e == 0 else v("used", e, o)
@@ -736,32 +748,7 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
     last = d.deck[-1] if D else None  # the card a deck play plays
 
     # --- counter accessors: constants outside the range and at t = 0 -------------------
-    def stack(t, s, h):
-        if h <= 0:
-            return TRUE
-        if h > d.max_rank[s]:
-            return FALSE
-        if t == 0:
-            return TRUE if d.stacks0[s] >= h else FALSE
-        return v("stack", t, s, h)
-
-    def clues(t, i):
-        if i <= 0:
-            return TRUE
-        if i > M:
-            return FALSE
-        if t == 0:
-            return TRUE if d.clues0 >= i else FALSE
-        return v("clues", t, i)
-
-    def strikes(t, i):
-        if i <= 0:
-            return TRUE
-        if i > L:
-            return FALSE
-        if t == 0:
-            return TRUE if d.strikes0 >= i else FALSE
-        return v("strikes", t, i)
+    stack, clues, strikes = _counters(enc, d)
 
     def removed(t, i):
         if i <= 0:
