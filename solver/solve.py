@@ -79,6 +79,14 @@ CONFIRM_SECONDS = 20.0  # at most, per confirming method
 # (scripts/bench_solve.py: 2p mean 29 -> 22 ms, hard 2p decks 1.9 -> 1.3 s); with 5-6
 # players the SAT model is larger and the longer search pays.
 FIRST_BUDGET = {2: 2000, 3: 2000, 4: 2000, 5: 20000, 6: 20000}
+# The SAT solver the portfolio asks (python-sat name), by player count. With 3-6 players
+# the question is nearly always "find the perfect line", where MiniSat 2.2 was faster
+# (scripts/bench_solve.py: random 3p/4p/6p mean 4.7/7.6/23.4 -> 2.9/3.8/18.5 ms); with 2
+# players many answers are proofs of "unreachable", where CaDiCaL had the shorter tail
+# (with MiniSat 2 of the 154 hard_2p decks stayed open at 10 s). CaDiCaL is also the
+# encoding's own default, for DRAT proofs.
+SAT_SOLVER = {2: "cadical195"}
+SAT_SOLVER_DEFAULT = "minisat22"
 FIRST_SAT_SECONDS = 4.0  # the SAT call's cap in the first round (doubling each round)
 
 
@@ -216,8 +224,9 @@ class _Run:
         if sat_reachable is None or (left is not None and left <= 0.05):
             return None
         t1 = time.monotonic()
-        res = sat_reachable(self.state, target, timeout=left)
-        self.attempts.append({"method": "sat", "target": target, "result": res.status,
+        solver = SAT_SOLVER.get(self.state.game.num_players, SAT_SOLVER_DEFAULT)
+        res = sat_reachable(self.state, target, timeout=left, solver=solver)
+        self.attempts.append({"method": "sat", "solver": solver, "target": target, "result": res.status,
                               "time": round(time.monotonic() - t1, 4)})
         if res.status == "sat":
             score = replay_score(self.state, res.actions)
