@@ -73,7 +73,7 @@ def replay_score(state: State, actions) -> int:
     return st.score
 
 
-CONFIRM_SECONDS = 20.0  # at most, per confirming method
+CONFIRM_SECONDS = 20.0  # per confirming method; with a longer deadline, half the time left
 # Search nodes per target in the first round (doubling each round), by player count: with
 # 2-4 players a deck the search cannot settle in a few thousand nodes goes to SAT sooner
 # (scripts/bench_solve.py: 2p mean 29 -> 22 ms, hard 2p decks 1.9 -> 1.3 s); with 5-6
@@ -279,9 +279,17 @@ class _Run:
         if res.upper_bound < self.best + 1 and str(res.stats.get("solved_by", "")).startswith("cpsat"):
             self._proved_unreachable(self.best + 1, "cpsat")
 
+    def _confirm_cap(self) -> float:
+        """Seconds one confirming method may take: ``CONFIRM_SECONDS``, or half of what the
+        deadline leaves when that is more (a long ``timeout`` buys longer confirmations)."""
+        if self.deadline is None:
+            return CONFIRM_SECONDS
+        return max(CONFIRM_SECONDS, (self.deadline - time.monotonic()) / 2)
+
     def _confirm(self, target: int) -> set[str]:
         """Run further methods on "``target`` is unreachable" until two agree (each
-        given ``CONFIRM_SECONDS`` at most, less if the deadline is nearer)."""
+        given ``CONFIRM_SECONDS``, or half the time left when a deadline leaves more, and
+        never beyond the deadline)."""
         have = self.unreachable.setdefault(target, set())
         # CP-SAT before the relaxed game: its hand-capacity constraint decides the hard
         # two-player decks in seconds, where the relaxed game may need its whole budget
@@ -290,15 +298,15 @@ class _Run:
                 continue
             if method == "sat":
                 if self.use_sat:
-                    self._sat(target, CONFIRM_SECONDS)
+                    self._sat(target, self._confirm_cap())
                 continue
             if method == "cpsat":
                 if self.use_sat:
-                    self._cpsat(CONFIRM_SECONDS)
+                    self._cpsat(self._confirm_cap())
                 continue
             engine = self.relaxed if method == "relaxed" else self.search
             saved = self.deadline
-            cap = time.monotonic() + CONFIRM_SECONDS
+            cap = time.monotonic() + self._confirm_cap()
             self.deadline = engine.deadline = cap if saved is None else min(saved, cap)
             r = self._attempt(method, engine, target, 1 << 62)
             self.deadline = engine.deadline = saved

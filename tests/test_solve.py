@@ -537,3 +537,18 @@ def test_nv_unwinnable_decks(row):
     """The five decks of nv_winnable.jsonl labelled unwinnable (all 2-player, beyond the
     first 50): the solver must prove a maximum below 25."""
     check_labelled_deck(row, timeout=60)
+
+
+def test_confirmation_time_grows_with_a_long_timeout():
+    import time as _time
+
+    from solver.game.seeds import game_from_seed
+    from solver.solve import CONFIRM_SECONDS, _Run
+
+    state = game_from_seed("p2v0s1").initial_state()
+    run = _Run(state, None, None)
+    assert run._confirm_cap() == CONFIRM_SECONDS  # no deadline: the fixed cap
+    run.deadline = _time.monotonic() + 10
+    assert run._confirm_cap() == CONFIRM_SECONDS  # (and _left cuts it to the deadline)
+    run.deadline = _time.monotonic() + 300
+    assert 140 < run._confirm_cap() <= 150  # half of what the deadline leaves
