@@ -262,9 +262,6 @@ STEP_FEATURES = frozenset({"pace", "capacity", "needed", "symmetry"})
 TURN_FEATURES = frozenset({"pace", "needed", "symmetry"})
 
 
-# --------------------------------------------------------------------------------------
-# The step model (default)
-# --------------------------------------------------------------------------------------
 def _counters(enc: "Encoding", d: _Data):
     """The literals of the unary counters both models keep per event or turn ``t``:
     ``stack(t, s, h)`` (suit ``s`` has reached ``h``), ``clues(t, i)`` (at least ``i``
@@ -281,27 +278,27 @@ def _counters(enc: "Encoding", d: _Data):
             return TRUE if d.stacks0[s] >= h else FALSE
         return v("stack", t, s, h)
 
-    def clues(t, i):
-        if i <= 0:
-            return TRUE
-        if i > d.M:
-            return FALSE
-        if t == 0:
-            return TRUE if d.clues0 >= i else FALSE
-        return v("clues", t, i)
+    def counter(name, top, start):
+        """A counter of ``top`` at most, worth ``start`` at t = 0."""
+        def lit(t, i):
+            if i <= 0:
+                return TRUE
+            if i > top:
+                return FALSE
+            if t == 0:
+                return TRUE if start >= i else FALSE
+            return v(name, t, i)
+        return lit
 
-    def strikes(t, i):
-        if i <= 0:
-            return TRUE
-        if i > d.L:
-            return FALSE
-        if t == 0:
-            return TRUE if d.strikes0 >= i else FALSE
-        return v("strikes", t, i)
+    clues = counter("clues", d.M, d.clues0)
+    strikes = counter("strikes", d.L, d.strikes0)
 
     return stack, clues, strikes
 
 
+# --------------------------------------------------------------------------------------
+# The step model (default)
+# --------------------------------------------------------------------------------------
 def encode_steps(state: State, target: int, *, features: frozenset[str] | None = None) -> Encoding:
     """The CNF "from ``state`` the game can end with a score of at least ``target``",
     indexed by removals.
