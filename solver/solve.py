@@ -85,8 +85,7 @@ FIRST_BUDGET = {2: 2000, 3: 2000, 4: 2000, 5: 20000, 6: 20000}
 # players many answers are proofs of "unreachable", where CaDiCaL had the shorter tail
 # (with MiniSat 2 of the 154 hard_2p decks stayed open at 10 s). CaDiCaL is also the
 # encoding's own default, for DRAT proofs.
-SAT_SOLVER = {2: "cadical195"}
-SAT_SOLVER_DEFAULT = "minisat22"
+SAT_SOLVER = {2: "cadical195", 3: "minisat22", 4: "minisat22", 5: "minisat22", 6: "minisat22"}
 FIRST_SAT_SECONDS = 4.0  # the SAT call's cap in the first round (doubling each round)
 
 
@@ -224,7 +223,7 @@ class _Run:
         if sat_reachable is None or (left is not None and left <= 0.05):
             return None
         t1 = time.monotonic()
-        solver = SAT_SOLVER.get(self.state.game.num_players, SAT_SOLVER_DEFAULT)
+        solver = SAT_SOLVER[self.state.game.num_players]
         res = sat_reachable(self.state, target, timeout=left, solver=solver)
         self.attempts.append({"method": "sat", "solver": solver, "target": target, "result": res.status,
                               "time": round(time.monotonic() - t1, 4)})
@@ -241,7 +240,7 @@ class _Run:
         return None
 
     def main_loop(self):
-        budget, sat_cap = FIRST_BUDGET.get(self.state.game.num_players, 20000), FIRST_SAT_SECONDS
+        budget, sat_cap = FIRST_BUDGET[self.state.game.num_players], FIRST_SAT_SECONDS
         while self.best < self.upper and not self.timed_out:
             self._search_top_bottom(budget)
             if self.use_sat and self.best < self.upper and not self.timed_out:
