@@ -49,9 +49,9 @@ def main(argv=None):
                 cmd = [sys.executable, "-m", "solver.cli", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
                        "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else []) + ([flag] if flag else [])
                 subprocess.run(cmd, check=True, cwd=ROOT)
-    print("| variant | players | seeds | winnable | not winnable (2 methods / 1 method) | undecided | share winnable | 95% interval | mean time |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    with Store(a.db, create=False) as st:
+    with Store(a.db, create=False) as st:  # a missing or foreign store fails before any output
+        print("| variant | players | seeds | winnable | not winnable (2 methods / 1 method) | undecided | share winnable | 95% interval | mean time |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for vid, p in GROUPS:
             rows = [r for r in st.rows("WHERE seed LIKE ?", (f"p{p}v{vid}s%",))
                     if r.seed[len(f"p{p}v{vid}s"):].isdigit() and 1 <= int(r.seed[len(f"p{p}v{vid}s"):]) <= a.seeds]
@@ -71,4 +71,10 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ValueError as e:  # MalformedError: an unreadable or missing store
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except subprocess.CalledProcessError as e:  # hanabi analyse has printed its own error
+        sys.exit(e.returncode)

@@ -137,6 +137,15 @@ def test_store_rejects_duplicates_and_foreign_files(tmp_path):
     junk.write_text("this is not a database at all, just some text" * 20)
     with pytest.raises(MalformedError, match="not a readable result store"):
         Store(junk)
+    short = tmp_path / "short.sqlite"  # shorter than SQLite's header: SQLite alone would overwrite it
+    short.write_text("x")
+    with pytest.raises(MalformedError, match="not a readable result store"):
+        Store(short)
+    assert short.read_text() == "x"
+    empty = tmp_path / "empty.sqlite"  # an empty file becomes a new store
+    empty.write_bytes(b"")
+    with Store(empty) as st:
+        assert len(st) == 0
 
 
 def test_run_batch_in_process_and_pool_agree(tmp_path):

@@ -73,6 +73,9 @@ class Row:
         return None
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite 3 file
+
+
 class Store:
     """``Store(path)`` opens (creating if needed) a result database."""
 
@@ -83,6 +86,15 @@ class Store:
             raise MalformedError(f"{self.path}: no such store")
         if p.exists() and p.is_dir():
             raise MalformedError(f"{self.path}: is a folder, not a store")
+        # SQLite would take a short non-SQLite file for an empty database and overwrite it
+        if p.is_file() and p.stat().st_size > 0:
+            try:
+                with open(p, "rb") as fh:
+                    head = fh.read(len(SQLITE_MAGIC))
+            except OSError as e:
+                raise MalformedError(f"{self.path}: cannot read file: {e.strerror or e}") from None
+            if head != SQLITE_MAGIC:
+                raise MalformedError(f"{self.path}: not a readable result store (not an SQLite file)")
         try:
             self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
