@@ -13,12 +13,10 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from solver.game import DISCARD, PLAY, Action, Card, State
-from solver.search.dfs import Search, SearchTimeout
-from solver.search.position import Position
-from solver.solve import Solution, solve, to_engine_line
+import solver
+from solver import PLAY, Action, Solution, State, find_line, solve
 
-from .notation import first_clue, move_class, move_classes
+from .notation import move_class, move_classes
 
 
 @dataclass(frozen=True)
@@ -56,89 +54,14 @@ def reaches(state: State, target: int, limits: Limits) -> tuple[bool | None, Sol
 def line_reaching(state: State, target: int, node_limit: int) -> list[Action] | None:
     """A line from ``state`` to the end of the game scoring at least ``target``, if the
     search finds one within ``node_limit`` nodes (deterministic), else None."""
-    if state.over:
-        return [] if state.score >= target else None
-    search = Search(Position(state), None, node_limit)
-    try:
-        if not search.reach(target):
-            return None
-    except SearchTimeout:
-        return None
-    return to_engine_line(state, search.line)
+    return find_line(state, target, node_limit=node_limit)
 
 
-# ---- the greedy strategy ------------------------------------------------------
+# ---- the greedy strategy (solver.strategy) ---------------------------------------
+# Every puzzle must beat it; it lives in the library, one strategy for everything.
 
-def _copies_left(st: State) -> Counter:
-    """Copies of each card still in a hand or the deck."""
-    g = st.game
-    c = Counter(g.deck[o] for h in st.hands for o in h)
-    c.update(g.deck[o] for o in range(st.next_draw, len(g.deck)))
-    return c
-
-
-def _reach(st: State, left: Counter) -> list[int]:
-    """Per suit, the highest rank the stack can still reach (ignoring time)."""
-    g = st.game
-    out = []
-    for s, top in enumerate(st.stacks):
-        r = top
-        while r < g.max_rank[s] and left[Card(s, r + 1)]:
-            r += 1
-        out.append(r)
-    return out
-
-
-def is_trash(st: State, o: int, reach: list[int] | None = None) -> bool:
-    """A card that can never score: its rank is on its stack, or a lower rank is gone."""
-    g = st.game
-    if reach is None:
-        reach = _reach(st, _copies_left(st))
-    s, r = g.suit_of[o], g.rank_of[o]
-    return r <= st.stacks[s] or r > reach[s]
-
-
-def is_playable(st: State, o: int) -> bool:
-    g = st.game
-    return g.rank_of[o] == st.stacks[g.suit_of[o]] + 1
-
-
-def greedy_action(st: State) -> Action:
-    """The simple greedy strategy every puzzle must beat:
-
-    1. play a playable card (the lowest rank, then the oldest card);
-    2. if a clue token can be gained, discard a card that can never score;
-    3. if a clue can be given, give one (a stall);
-    4. discard the card that hurts least: one with another copy still in play, else
-       the highest rank;
-    5. (all tokens and no clue possible) play the oldest card."""
-    g = st.game
-    hand = st.hands[st.current]
-    play = [o for o in hand if is_playable(st, o)]
-    if play:
-        return Action(PLAY, min(play, key=lambda o: (g.rank_of[o], hand.index(o))))
-    left = _copies_left(st)
-    reach = _reach(st, left)
-    can_discard = st.clues < g.max_clues
-    if can_discard:
-        for o in hand:
-            if is_trash(st, o, reach):
-                return Action(DISCARD, o)
-    clue = first_clue(st)
-    if clue is not None:
-        return clue
-    if can_discard:
-        return Action(DISCARD, min(hand, key=lambda o: (left[g.deck[o]] < 2, -g.rank_of[o], hand.index(o))))
-    return Action(PLAY, hand[0])
-
-
-def greedy_line(st: State) -> tuple[list[Action], int]:
-    """The greedy strategy played to the end: its actions and the final score."""
-    st = st.copy()
-    line = []
-    while not st.over:
-        line.append(st.apply(greedy_action(st)))
-    return line, st.score
+greedy_action = solver.greedy_action
+greedy_line = solver.greedy_line
 
 
 # ---- first moves ----------------------------------------------------------------
@@ -179,7 +102,7 @@ def first_moves(st: State, target: int, limits: Limits, stop_after: int | None =
     classes = move_classes(st)
     order = list(classes)
     if fail_fast:
-        left = _copies_left(st)
+        left = st.copies_left()
         order.sort(key=lambda k: not looks_safe(st, classes[k], left))
     for label in order:
         a = classes[label]
@@ -226,7 +149,7 @@ def is_misplay(st: State, label: str) -> bool:
     if not label.startswith("p") or label.startswith("p#"):
         return False
     a = move_classes(st).get(label)
-    return a is not None and a.kind == PLAY and not is_playable(st, a.target)
+    return a is not None and a.kind == PLAY and not st.is_playable(a.target)
 
 
 def choices(st: State, labels) -> list[list[str]]:
@@ -257,12 +180,12 @@ def looks_safe(st: State, a: Action, left: Counter | None = None) -> bool:
     if a.is_clue:
         return True
     if a.kind == PLAY:
-        return a.target in st.hands[st.current] and is_playable(st, a.target)
-    if is_trash(st, a.target):
+        return a.target in st.hands[st.current] and st.is_playable(a.target)
+    if st.is_trash(a.target):
         return True
-    if is_playable(st, a.target):
+    if st.is_playable(a.target):
         return False
-    left = left if left is not None else _copies_left(st)
+    left = left if left is not None else st.copies_left()
     return left[st.game.deck[a.target]] >= 2
 
 
@@ -291,7 +214,7 @@ def decisions(st: State, line, fm: FirstMoves, limits: Limits, budget: int = 40)
             child = cur.copy()
             child.apply(greedy)
             greedy_loses = reaches(child, fm.target, limits)[0] is False
-        left = _copies_left(cur)
+        left = cur.copies_left()
         traps = [k for k in f.losing if looks_safe(cur, f.representatives[k], left)]
         many = len(f.winning) > 2 or len(f.results) < len(move_classes(cur))
         out.append({

@@ -1,7 +1,7 @@
 """``hanabi puzzle ...``: generate, check, render and export endgame puzzles.
 
-Registered lazily in ``solver/cli.py`` (this module is imported only when a ``puzzle``
-command runs). Errors about unreadable input are one line, exit code 2, raised as
+Registered in the ``hanabi`` command by :mod:`hanabi_cli` (the library, ``solver``, never
+imports this package). Errors about unreadable input are one line, exit code 2, raised as
 ``MalformedError`` and printed by the top-level ``CleanGroup``.
 """
 from __future__ import annotations

@@ -38,22 +38,26 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solver.game import (
+from solver import (
     Action,
     Card,
     Game,
     MalformedError,
     Rules,
+    SolverError,
     State,
+    format_compact,
     game_from_json,
+    game_from_seed,
+    greedy_action,
     parse_variant,
-    read_jsonl,
 )
+from solver.game import read_jsonl
 
 from . import analysis
 from .analysis import ANSWER_KIND_OPTIONS, GENERATOR_LIMITS, Limits
 from .format import GENERATOR_VERSION, Puzzle, build_puzzle
-from .notation import first_clue, format_line, move_class, move_classes
+from .notation import format_line, move_class, move_classes
 
 # the player counts of random decks, in turn: fewer players more often, since their
 # endgames make puzzles less often (about 1 deck in 18 with 2 players, 1 in 26 with 3,
@@ -129,8 +133,6 @@ def deck_source(cfg: Config, index: int, rows: list[dict] | None = None) -> Deck
     variant = parse_variant(cfg.variant)
     players = cfg.players or PLAYER_CYCLE[index % len(PLAYER_CYCLE)]
     if cfg.source_seeds:
-        from solver.game.seeds import game_from_seed
-
         if variant.hanablive_id is None:
             raise MalformedError(f"variant {variant.name!r} has no hanab.live id: it has no hanab.live seeds")
         name = f"p{players}v{variant.hanablive_id}s{cfg.seed + index}"
@@ -149,16 +151,7 @@ CAREFUL_NODES = 5_000  # each check that a clue keeps the careful walk's score
 def bot_action(st: State, rng: random.Random, deviate: float) -> Action:
     """The greedy strategy, except that with probability ``deviate`` the bot discards a
     random card or stalls with a random clue instead (as real players do)."""
-    if rng.random() < deviate:
-        opts = []
-        if st.clues < st.game.max_clues:
-            opts.extend(Action.discard(o) for o in st.hands[st.current])
-        clues = [a for a in st.legal_actions() if a.is_clue]
-        if clues:
-            opts.append(rng.choice(clues))
-        if opts:
-            return rng.choice(opts)
-    return analysis.greedy_action(st)
+    return greedy_action(st, rng, deviate)
 
 
 def walk_name(style: str) -> str:
@@ -183,7 +176,7 @@ def careful_walk(game: Game, spend: float, rng: random.Random, limits: Limits) -
     while not st.over:
         a = plan[0]
         if not a.is_clue and st.clues > 0 and rng.random() < spend:
-            clue = first_clue(st)
+            clue = st.first_clue()
             child = st.copy()
             child.apply(clue)
             rest = analysis.line_reaching(child, target, CAREFUL_NODES)
@@ -245,12 +238,13 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter,
         stats["undecided first move"] += 1
         return None
     if not fm.winning:  # the maximum is exact, so some move keeps it: a contradiction
-        raise RuntimeError(f"no first move keeps the exact maximum {target}")
+        raise SolverError(f"no first move keeps the exact maximum {target} at turn {st.turn}",
+                          deck=format_compact(game.deck, game.variant), method=cfg.limits.engine)
     kind = analysis.answer_kind(st, fm.winning)
     if kinds is not None and kind not in kinds:
         stats["another answer kind"] += 1
         return None
-    left = analysis._copies_left(st)
+    left = st.copies_left()
     if not any(analysis.looks_safe(st, fm.representatives[k], left) for k in fm.losing):
         stats["forced: no tempting first move loses"] += 1
         return None

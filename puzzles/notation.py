@@ -31,14 +31,6 @@ def clue_letters(variant) -> list[str]:
     return [by_name.get(name, name[0].lower()) for name in variant.clue_colors]
 
 
-def first_clue(state: State) -> Action | None:
-    """The first legal clue, the next player first (as the solver's lines choose)."""
-    for a in state.legal_actions():
-        if a.is_clue:
-            return a
-    return None
-
-
 class LineToken:
     """One parsed token, resolved against a position with :meth:`resolve`."""
 
@@ -67,7 +59,7 @@ class LineToken:
             have = " ".join(g.deck[o].to_str(g.variant) for o in reversed(st.hands[st.current])) or "nothing"
             raise IllegalActionError(f"{g.player_name(st.current)} holds no {card.to_str(g.variant)} (holds {have})")
         if m.group("seat") is None:
-            a = first_clue(st)
+            a = st.first_clue()
             if a is None:
                 raise IllegalActionError("no clue is legal here" + (" (no clue tokens left)" if st.clues <= 0 else ""))
             return a

@@ -22,7 +22,6 @@ from matplotlib.patches import Circle, FancyBboxPatch, Rectangle  # noqa: E402
 
 from solver.game import MalformedError, State  # noqa: E402
 
-from .analysis import is_playable, is_trash  # noqa: E402
 from .format import Puzzle  # noqa: E402
 
 SUIT_COLORS = {
@@ -78,14 +77,9 @@ def _card(ax, x, y, suit, rank, letter, scale=1.0, faded=False, critical=False, 
 
 def _critical_orders(st: State) -> set[int]:
     """Cards that are the last copy still in play of a card that can still score."""
-    g = st.game
-    left = Counter(g.deck[o] for h in st.hands for o in h)
-    left.update(g.deck[o] for o in range(st.next_draw, len(g.deck)))
-    out = set()
-    for o in [o for h in st.hands for o in h] + list(range(st.next_draw, len(g.deck))):
-        if left[g.deck[o]] == 1 and not is_trash(st, o):
-            out.add(o)
-    return out
+    left = st.copies_left()
+    return {o for o in [o for h in st.hands for o in h] + list(range(st.next_draw, len(st.game.deck)))
+            if st.is_critical(o, left)}
 
 
 def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
@@ -94,7 +88,7 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
     v = g.variant
     crit = _critical_orders(st)
     draw = list(range(st.next_draw, len(g.deck)))
-    trash = {o for o in [o for h in st.hands for o in h] + draw if is_trash(st, o)}
+    trash = {o for o in [o for h in st.hands for o in h] + draw if st.is_trash(o)}
     by_suit = [sorted((o for o in st.discards if g.suit_of[o] == s), key=lambda o: (g.rank_of[o], o))
                for s in range(v.num_suits)]
     sw, sh = CARD_W * SMALL, CARD_H * SMALL  # a small card
@@ -173,7 +167,7 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
             c = g.deck[o]
             suit = v.suits[c.suit]
             _card(ax, 2.2 + i * 1.05, y + 0.15, suit, c.rank, suit.letter, faded=o in trash, critical=o in crit,
-                  playable=is_playable(st, o), label=f"#{o}")
+                  playable=st.is_playable(o), label=f"#{o}")
     # the draw pile (next card first) and the discard pile (a row per suit)
     y = body_top - 0.1
     ax.text(col_x, y, f"Draw pile, next card first ({len(draw)})", fontsize=10, fontweight="bold", va="top")

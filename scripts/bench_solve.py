@@ -43,7 +43,10 @@ def run_one(args):
     item, timeout = args
     sys.path.insert(0, str(ROOT))
     from solver.game import game_from_json
-    from solver.solve import solve
+    try:
+        from solver.portfolio import solve
+    except ImportError:  # a version from before the module was renamed (--compare)
+        from solver.solve import solve
 
     obj = {"deck": item["deck"]}
     if "variant" in item and item["variant"] != "No Variant":

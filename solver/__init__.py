@@ -1,2 +1,47 @@
-"""hanabi-solver: the maximum score of perfect-information Hanabi decks."""
+"""hanabi-solver: the maximum score of perfect-information Hanabi decks.
+
+The package-level API, as ``chess`` gives its own::
+
+    import solver
+
+    game = solver.game_from_seed("p3v0s1")        # the deck hanab.live deals for this seed
+    sol = solver.solve(game, timeout=10)          # a Solution
+    print(sol.max_score, sol.exact, sol.proof.reason)
+
+- rules engine: :class:`Game` (fixed facts), :class:`State` (a position: ``apply``,
+  ``push``/``pop``, ``legal_actions``, card queries), :class:`Rules`, :class:`Variant`,
+  :class:`Action`, :class:`Card`;
+- loaders: :func:`load_file`, :func:`load_text`, :func:`game_from_json`,
+  :func:`game_from_seed`, :func:`deck_from_seed`, :func:`parse_variant`,
+  :func:`parse_compact`; writers :func:`game_to_json`, :func:`format_compact`;
+- solving: :func:`solve` → :class:`Solution` with a :class:`Proof`; :func:`find_line`;
+  :func:`solution_graph`; the greedy strategy :func:`greedy_line`;
+- errors (:mod:`solver.errors`): :class:`MalformedError`, :class:`IllegalActionError`,
+  :class:`UnknownOptionError` (all ``ValueError``), :class:`SolverError`,
+  :class:`MethodsDisagreeError`, :class:`EncodingError`.
+"""
+from __future__ import annotations
+
+from .errors import (EncodingError, IllegalActionError, MalformedError, MethodsDisagreeError, SolverError,
+                     UnknownOptionError)
+from .game import (COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, GameRecord, Rules, State, Variant,
+                   deck_from_seed, format_compact, game_from_json, game_from_seed, game_to_json, load_file, load_text,
+                   parse_compact, parse_variant, replay)
+from .portfolio import ENGINES, Proof, Solution, find_line, solve
+from .strategy import greedy_action, greedy_line
+
 __version__ = "0.1.0"
+
+__all__ = [
+    # rules engine
+    "Game", "State", "Rules", "Variant", "Action", "Card", "GameRecord", "replay",
+    "PLAY", "DISCARD", "COLOR_CLUE", "RANK_CLUE",
+    # loaders and writers
+    "load_file", "load_text", "game_from_json", "game_from_seed", "deck_from_seed", "parse_variant",
+    "parse_compact", "format_compact", "game_to_json",
+    # solving
+    "solve", "Solution", "Proof", "ENGINES", "find_line", "greedy_action", "greedy_line",
+    # errors
+    "MalformedError", "IllegalActionError", "UnknownOptionError", "SolverError", "MethodsDisagreeError",
+    "EncodingError",
+]

@@ -1,4 +1,9 @@
-"""The ``hanabi`` command line."""
+"""The library's commands of the ``hanabi`` command line: solve, replay, show, deal, and
+the batch commands (review, analyse, report).
+
+The whole ``hanabi`` command (these and the puzzle commands) is assembled above both
+packages, in :mod:`hanabi_cli`; ``python -m solver.cli`` runs these alone.
+"""
 from __future__ import annotations
 
 import functools
@@ -7,19 +12,23 @@ import sys
 
 import click
 
+from .errors import SolverError
 from .game import IllegalActionError, MalformedError, format_compact
 from .inputs import load_input
 from .render import describe_position, describe_turn, status_line
 
 
 class CleanGroup(click.Group):
-    """Turns our ValueErrors into a one-line message and exit code 2."""
+    """Turns our ValueErrors into a one-line message and exit code 2, and an internal
+    contradiction (:class:`SolverError`, a bug) into one line and exit code 3."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except (MalformedError, IllegalActionError) as e:
             fail(str(e))
+        except SolverError as e:
+            fail(f"internal error (please report it): {e}", 3)
 
 
 def fail(message: str, code: int = 2):
@@ -134,7 +143,7 @@ def solve(rec, timeout, as_json, replay_out, engine):
 
     If FILE contains actions, solves from the position after them."""
     from .game import game_to_json
-    from .solve import solve as run_solve
+    from .portfolio import solve as run_solve
 
     if timeout is not None and not timeout > 0:  # also rejects nan
         raise MalformedError(f"--timeout must be positive, got {timeout}")
@@ -208,9 +217,10 @@ def deal(seed, players, variant, one_extra_card, one_less_card, as_json):
     click.echo(f"Draw pile (next first, {len(rest)} cards): {format_compact(rest, g.variant) or '-'}")
 
 
-def main():
+def run(group: click.Group) -> None:
+    """Run a command group with our error handling: every error is one line on stderr."""
     try:
-        cli.main(prog_name="hanabi", standalone_mode=False)
+        group.main(prog_name="hanabi", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
@@ -220,22 +230,9 @@ def main():
         fail(e.format_message().replace("\n", " "), 2)
 
 
-class _PuzzleGroup(click.Group):
-    """``hanabi puzzle ...``, imported from ``puzzles.cli`` only when used."""
-
-    def _real(self):
-        from puzzles.cli import puzzle
-
-        return puzzle
-
-    def list_commands(self, ctx):
-        return self._real().list_commands(ctx)
-
-    def get_command(self, ctx, name):
-        return self._real().get_command(ctx, name)
-
-
-cli.add_command(_PuzzleGroup("puzzle", help="Endgame puzzles: generate, check, render, export."))
+def main() -> None:
+    """The library's commands alone (``python -m solver.cli``)."""
+    run(cli)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from solver.cli import cli
+from hanabi_cli import hanabi as cli
 from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, Rules, parse_compact, parse_variant
 
 REPO = Path(__file__).resolve().parents[1]

@@ -18,7 +18,7 @@ from solver.analysis.review import review
 from solver.analysis.run import run_batch
 from solver.analysis.store import FIELDS, Store
 from solver.game import Action, MalformedError, format_compact, load_file
-from solver.solve import replay_score, solve
+from solver.portfolio import replay_score, solve
 
 NV = SHARED / "decks" / "nv_winnable.jsonl"
 HARD = SHARED / "decks" / "hard_2p.jsonl"
@@ -173,7 +173,7 @@ def test_killed_run_loses_nothing_and_duplicates_nothing(tmp_path):
     uninterrupted run."""
     p, _ = deck_file(tmp_path, n=600)
     db = tmp_path / "killed.sqlite"
-    cmd = [sys.executable, "-m", "solver.cli", "analyse", str(p), "--db", str(db), "--jobs", "2",
+    cmd = [sys.executable, "-m", "hanabi_cli", "analyse", str(p), "--db", str(db), "--jobs", "2",
            "--timeout", "2", "--quiet"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120

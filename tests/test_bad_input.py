@@ -256,7 +256,7 @@ def test_no_input_at_all():
 def test_real_process_clean_error(tmp_path):
     """The installed entry point, in a real process: exit 2, one line, no traceback."""
     path = _write(tmp_path, '{"players": ["a", "b"], "deck": [{"suitIndex": 0')
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", "replay", "--json", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "hanabi_cli", "replay", "--json", str(path)],
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 2
     assert proc.stdout == ""

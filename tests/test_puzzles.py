@@ -180,7 +180,7 @@ def test_choices_group_a_misplay_with_its_discard(puzzles):
             if label[0] != "p" or "d" + label[1:] not in classes:
                 continue
             pair = [label, "d" + label[1:]]
-            if analysis.is_playable(st, a.target):
+            if st.is_playable(a.target):
                 assert analysis.choices(st, pair) == [[label], ["d" + label[1:]]]
                 assert analysis.answer_kind(st, pair) == "either"
                 assert not analysis.looks_safe(st, classes["d" + label[1:]])

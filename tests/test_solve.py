@@ -30,7 +30,7 @@ from solver.game import (
     PLAY, Action, Card, Game, Rules, custom_variant, format_compact,
     game_from_json, game_to_json, parse_variant,
 )
-from solver.solve import solve
+from solver.portfolio import solve
 
 DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
 
@@ -543,7 +543,7 @@ def test_confirmation_time_grows_with_a_long_timeout():
     import time as _time
 
     from solver.game.seeds import game_from_seed
-    from solver.solve import CONFIRM_SECONDS, _Run
+    from solver.portfolio import CONFIRM_SECONDS, _Run
 
     state = game_from_seed("p2v0s1").initial_state()
     run = _Run(state, None, None)

@@ -15,7 +15,7 @@ from conftest import REPO, assert_clean_error, expected_results, full_deck, real
 from solver.game import (
     Action, Card, Game, Rules, custom_variant, format_compact, game_to_json, load_file, parse_compact, parse_variant,
 )
-from solver.solve import solve as api_solve
+from solver.portfolio import solve as api_solve
 
 FILES = real_game_files()
 needs_files = pytest.mark.skipif(not FILES, reason="no real game files in ../shared/hanablive")
@@ -187,7 +187,7 @@ def test_nan_timeout_is_rejected():
 
 def test_timeout_not_a_number_real_process():
     """A click usage error goes through the real entry point as one line too."""
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--example", "--timeout", "abc"],
+    proc = subprocess.run([sys.executable, "-m", "hanabi_cli", "solve", "--example", "--timeout", "abc"],
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 2
     assert proc.stdout == ""
@@ -197,7 +197,7 @@ def test_timeout_not_a_number_real_process():
 
 def test_bad_input_real_process(tmp_path):
     path = write(tmp_path, '{"players": ["a", "b"], "deck": [{"suitIndex": 0')
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "--json", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "hanabi_cli", "solve", "--json", str(path)],
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1

@@ -155,7 +155,7 @@ def job_game(job: dict) -> Game:
 def solve_job(job: dict, timeout: float | None) -> Row:
     """Solve one job's deck from the start; the line is replayed in the engine by
     :func:`solver.solve.solve` before it is returned."""
-    from ..solve import solve
+    from ..portfolio import solve
 
     game = job_game(job)
     sol = solve(game, timeout=timeout)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..game import Action, GameRecord, State
 from ..render import describe_turn
-from ..solve import solve
+from ..portfolio import solve
 
 
 @dataclass

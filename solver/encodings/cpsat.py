@@ -41,7 +41,9 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, State
+from solver.errors import EncodingError, deck_text
+from solver.game import DISCARD, PLAY, Action, MalformedError, State
+from solver.strategy import best_greedy_line
 
 __all__ = ["CpsatResult", "canonical_line", "cpsat_max", "greedy_line", "model_accepts"]
 
@@ -103,7 +105,8 @@ class _Encoding:
             return
         rest = [lit for lit in lits if lit is not False]
         if not rest:
-            raise AssertionError("empty clause: the encoding contradicts a known fact")
+            raise EncodingError("empty clause: the encoding contradicts a known fact", deck=deck_text(self.state),
+                                method="cpsat")
         self.model.add_bool_or(rest)
 
     def _implies(self, a, *conclusion) -> None:
@@ -148,9 +151,9 @@ class _Encoding:
         # While the deck has cards every hand is full (the deal fills them, every play or
         # discard draws); once it is empty the final round has begun.
         if D > 0 and any(len(hand) != self.h for hand in self.hands0):
-            raise ValueError("position has cards in the deck but a hand that is not full")
+            raise MalformedError("position has cards in the deck but a hand that is not full")
         if D == 0 and st.turns_left is None:
-            raise ValueError("position has an empty deck but no final-round counter")
+            raise MalformedError("position has an empty deck but no final-round counter")
         self.F = n if D > 0 else st.turns_left  # events (turns) of the final round
         self.E = D + self.F
         self.last = self.N - 1 if D else None  # the card a deck play plays
@@ -160,13 +163,7 @@ class _Encoding:
         # Cards still in play: in a hand or in the deck. A stack can only rise to ``reach``:
         # every rank above its height needs a live card of that suit and rank.
         self.live = sorted(list(self.holder0) + list(range(self.d0, self.N)))
-        kinds = {(self.suit[o], self.rank[o]) for o in self.live}
-        self.reach = []
-        for s in range(self.S):
-            r = self.st0[s]
-            while r < self.top[s] and (s, r + 1) in kinds:
-                r += 1
-            self.reach.append(r)
+        self.reach = list(st.reach())  # asked of the engine
 
     def deck_index(self, o: int) -> int | None:
         """j for deck card j (drawn at step j), None for a card in a hand now."""
@@ -490,7 +487,8 @@ class _Encoding:
             return
         rest = [lit for lit in lits if lit is not False]
         if not rest:
-            raise AssertionError("exactly one of nothing: the encoding contradicts a known fact")
+            raise EncodingError("exactly one of nothing: the encoding contradicts a known fact",
+                                deck=deck_text(self.state), method="cpsat")
         self.model.add_exactly_one(rest)
 
     def _uses_any(self, e: int):
@@ -599,7 +597,7 @@ class _Encoding:
         """The values of the decision variables and counters along ``line`` (engine actions
         from the position; a partial line gives the events it covers), and the line's score
         if it ends the game. Raises IllegalActionError if the line is not legal, and
-        AssertionError if one of its actions has no model variable (an encoding bug)."""
+        EncodingError if one of its actions has no model variable (an encoding bug)."""
         st = self.state.copy()
         line = list(line)
         vals: dict = {}
@@ -651,7 +649,8 @@ class _Encoding:
                 else:
                     chosen = self.clue.get(e)
                 if chosen is None:
-                    raise AssertionError(f"CP-SAT encoding bug: action at event {e} ({a}) has no variable")
+                    raise EncodingError(f"action at event {e} ({a}) has no variable", deck=deck_text(self.state),
+                                        method="cpsat")
                 st.apply(a)
             for v, _, _ in self.actions[e]:
                 put(v, v is chosen)
@@ -688,7 +687,9 @@ class _Encoding:
                 for _ in range(solver.value(self.run[e])):
                     actions.append(st.apply(_any_clue(st, e)))
             chosen = [(kind, o) for v, kind, o in self.actions[e] if solver.boolean_value(v)]
-            assert len(chosen) == 1, (e, chosen)
+            if len(chosen) != 1:
+                raise EncodingError(f"event {e} chooses {len(chosen)} actions", deck=deck_text(self.state),
+                                    method="cpsat")
             kind, o = chosen[0]
             if kind in (_PLAY, _MISPLAY, _DECK_PLAY, _DECK_MISPLAY):
                 action = Action(PLAY, o)
@@ -701,75 +702,22 @@ class _Encoding:
 
 
 def _any_clue(st: State, e: int) -> Action:
-    """A clue stall: the first legal clue (any will do with full information)."""
-    for a in st.legal_actions():
-        if a.kind in (COLOR_CLUE, RANK_CLUE):
-            return a
-    raise AssertionError(f"CP-SAT encoding bug: event {e} clues but no clue is legal")
-
-
-def _reachable(state: State) -> int:
-    """The most the stacks can reach with the cards still in hands and deck, ignoring time."""
-    g = state.game
-    live = {(g.suit_of[o], g.rank_of[o]) for h in state.hands for o in h}
-    live |= {(g.suit_of[o], g.rank_of[o]) for o in range(state.next_draw, len(g.deck))}
-    total = 0
-    for s, top in enumerate(state.stacks):
-        while top < g.max_rank[s] and (s, top + 1) in live:
-            top += 1
-        total += top
-    return total
+    """A clue stall: :meth:`State.first_clue` (any will do with full information)."""
+    a = st.first_clue()
+    if a is None:
+        raise EncodingError(f"event {e} clues but no clue is legal", deck=deck_text(st), method="cpsat")
+    return a
 
 
 def greedy_line(state: State, tries: int = 16) -> tuple[int, list[Action]]:
-    """A quick line to seed the model: the best of ``tries`` randomised greedy playouts
-    (play a fitting card, else discard trash, else stall with a clue when a partner can
-    play, else discard a card that is not the last copy). Deterministic. Returns
-    ``(score, actions)``; ``(-1, [])`` when ``tries`` is 0."""
-    g = state.game
-    best: tuple[int, list[Action]] = (-1, [])
-    for k in range(tries):
-        rng = random.Random(k)
-        st = state.copy()
-        line = []
-        while not st.over:
-            me = st.current
-            hand = st.hands[me]
-            live = Counter((g.suit_of[o], g.rank_of[o]) for h in st.hands for o in h)
-            live.update((g.suit_of[o], g.rank_of[o]) for o in range(st.next_draw, len(g.deck)))
-
-            def useful(o):
-                s, r = g.suit_of[o], g.rank_of[o]
-                return r > st.stacks[s] and all(live[s, q] > 0 for q in range(st.stacks[s] + 1, r))
-
-            def fits(o):
-                return g.rank_of[o] == st.stacks[g.suit_of[o]] + 1
-
-            legal = st.legal_actions()
-            clues = [a for a in legal if a.is_clue]
-            playable = [o for o in hand if fits(o)]
-            action = None
-            if playable and (clues == [] or rng.random() < 0.9):
-                action = Action(PLAY, max(playable, key=lambda o: (g.rank_of[o], rng.random())))
-            elif st.clues < g.max_clues:
-                trash = [o for o in hand if not useful(o)]
-                partner_fits = any(fits(o) for p, h in enumerate(st.hands) if p != me for o in h)
-                if trash and rng.random() < 0.8:
-                    action = Action(DISCARD, rng.choice(trash))
-                elif clues and (partner_fits or rng.random() < 0.3):
-                    action = clues[0]
-                else:
-                    spare = [o for o in hand if not (useful(o) and live[g.suit_of[o], g.rank_of[o]] == 1)] or hand
-                    action = Action(DISCARD, max(spare, key=lambda o: (
-                        not useful(o), g.rank_of[o] - st.stacks[g.suit_of[o]], rng.random())))
-            elif clues:
-                action = clues[0]
-            if action is None:
-                action = rng.choice(legal)
-            line.append(st.apply(action))
-        if st.score > best[0]:
-            best = (st.score, line)
-    return best
+    """A quick line to seed the model: the best of ``tries`` greedy playouts
+    (:func:`solver.strategy.best_greedy_line`: the plain greedy strategy, then playouts
+    that deviate at random). Deterministic. Returns ``(score, actions)``; ``(-1, [])``
+    when ``tries`` is 0."""
+    if tries <= 0:
+        return -1, []
+    line, score = best_greedy_line(state, tries)
+    return score, line
 
 
 def _replay(state: State, line) -> tuple[list[Action], State]:
@@ -781,7 +729,7 @@ def _replay(state: State, line) -> tuple[list[Action], State]:
         if st.over:
             break
         if a.is_clue and a not in st.legal_actions():
-            a = next(c for c in st.legal_actions() if c.is_clue)
+            a = _any_clue(st, len(out))
         out.append(st.apply(a))
     return out, st
 
@@ -840,11 +788,11 @@ def _seed(state: State, hint, seed_tries: int, seeds: dict):
 
 
 def _upper0(state: State) -> int:
-    """A first upper bound: the cards' bound (``_reachable``), and at most one more point
+    """A first upper bound: the cards' bound (:meth:`State.max_reachable`), and at most one more point
     per deck card and per final-round turn (pace)."""
     g = state.game
     turns = g.num_players if state.turns_left is None else state.turns_left
-    return min(_reachable(state), sum(state.stacks) + state.deck_left + turns)
+    return min(state.max_reachable(), sum(state.stacks) + state.deck_left + turns)
 
 
 def _solve(enc: _Encoding, workers: int, time_limit: float | None, params: dict | None):
@@ -957,7 +905,7 @@ def cpsat_max(
                        "time": round(solver.wall_time, 3), "build_time": round(t1 - t0, 3),
                        "deterministic_time": round(solver.response_proto.deterministic_time, 3)})
         if code == cp_model.MODEL_INVALID:
-            raise AssertionError("CP-SAT encoding bug: the model is invalid")
+            raise EncodingError("the model is invalid", deck=deck_text(state), method="cpsat")
         return enc, code, solver
 
     def decoded(enc, solver, status, bound):
@@ -988,7 +936,7 @@ def cpsat_max(
             actions, end = _replay(state, seed)
             return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
         if upper < 0:
-            raise AssertionError("CP-SAT encoding bug: no line at all")
+            raise EncodingError("no line at all", deck=deck_text(state), method="cpsat")
         if left() is not None and left() <= 0:
             return fallback(upper)
 
@@ -996,7 +944,7 @@ def cpsat_max(
     enc, code, solver = run(seed_score + 1 if seed is not None else 0, upper, True)
     if code == cp_model.INFEASIBLE:
         if seed is None:  # every legal line up to U is a solution without a seed
-            raise AssertionError("CP-SAT encoding bug: the model without a seed is infeasible")
+            raise EncodingError("the model without a seed is infeasible", deck=deck_text(state), method="cpsat")
         actions, end = _replay(state, seed)
         return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
     bound = solver.best_objective_bound
@@ -1021,7 +969,9 @@ def model_accepts(state: State, line) -> bool:
     _, end = _replay(state, line)
     enc = _Encoding(state, end.score, upper=end.score)
     values, score = enc.line_values(line)
-    assert score == end.score
+    if score != end.score:
+        raise EncodingError(f"the model scores the line {score}, the engine {end.score}", deck=deck_text(state),
+                            method="cpsat")
     for var, value in values.items():
         enc.model.add(var == value)
     solver = cp_model.CpSolver()

@@ -42,9 +42,10 @@ from pathlib import Path
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Solver
+from pysat.solvers import Solver, SolverNames
 
-from ..game import COLOR_CLUE, DISCARD, PLAY, Action, IllegalActionError, State
+from ..errors import EncodingError, UnknownOptionError, deck_text
+from ..game import DISCARD, PLAY, Action, IllegalActionError, MalformedError, State
 
 __all__ = [
     "SatResult", "SatMax", "Encoding", "sat_reachable", "sat_max", "check_drat",
@@ -52,6 +53,8 @@ __all__ = [
 ]
 
 MODELS = ("steps", "turns")
+# the python-sat solver names (pysat.solvers.SolverNames), checked before any work
+SOLVER_NAMES = tuple(sorted(k for k in vars(SolverNames) if not k.startswith("_")))
 
 
 # --------------------------------------------------------------------------------------
@@ -119,9 +122,9 @@ class _Data:
         self.strikeout_keeps_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score
         if self.turns_left0 is None and self.D == 0:
-            raise ValueError("position has an empty deck but no final-round counter")
+            raise MalformedError("position has an empty deck but no final-round counter")
         if self.turns_left0 is not None and self.turns_left0 > self.N:
-            raise ValueError(f"turns_left {self.turns_left0} exceeds the player count")
+            raise MalformedError(f"turns_left {self.turns_left0} exceeds the player count")
         # every card that can still be used: in a hand or in the deck
         self.live = sorted([o for h in self.hand0 for o in h] + self.deck)
         self.types = sorted({(self.suit[o], self.rank[o]) for o in self.live})
@@ -349,7 +352,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
     d = _Data(state)
     N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
     if D > 0 and any(len(hand) != d.hand_size for hand in d.hand0):
-        raise ValueError("position has cards in the deck but a hand that is not full")
+        raise MalformedError("position has cards in the deck but a hand that is not full")
     F = N if D > 0 else d.turns_left0          # turns of the final round
     E = D + F                                  # events: D steps, then F final turns
     last = d.deck[-1] if D else None           # the card a deck play plays
@@ -662,7 +665,7 @@ def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
             continue
         cards = [o for o in d.live if enc.value(true, "use", e, o)]
         if len(cards) != 1:
-            raise RuntimeError(f"SAT decode: event {e} uses {len(cards)} cards")
+            raise EncodingError(f"decode: event {e} uses {len(cards)} cards", deck=deck_text(d.state), method="sat steps")
         kind = PLAY if enc.value(true, "play", e) else DISCARD
         actions.append(st.apply(Action(kind, cards[0])))
     return actions
@@ -1065,18 +1068,19 @@ def _decode_turns(enc: Encoding, true: set[int]) -> list[Action]:
             continue
         cards = [o for o in d.live if enc.value(true, "use", t, o)]
         if len(cards) != 1:
-            raise RuntimeError(f"SAT decode: turn {t} uses {len(cards)} cards")
+            raise EncodingError(f"decode: turn {t} uses {len(cards)} cards", deck=deck_text(d.state), method="sat turns")
         kind = PLAY if enc.value(true, "play", t) else DISCARD
         actions.append(st.apply(Action(kind, cards[0])))
     return actions
 
 
 def _any_clue(st: State) -> Action:
-    """A legal clue (the encodings only say *that* a clue is given)."""
-    for a in st.legal_actions():
-        if a.kind >= COLOR_CLUE:
-            return a
-    raise RuntimeError("SAT decode: a clue is due but the engine has no legal clue")
+    """A legal clue, :meth:`State.first_clue` (the encodings only say *that* a clue is given)."""
+    a = st.first_clue()
+    if a is None:
+        raise EncodingError(f"decode: a clue is due at turn {st.turn} but no clue is legal", deck=deck_text(st),
+                            method="sat")
+    return a
 
 
 def encode(state: State, target: int, *, model: str = "steps", features: frozenset[str] | None = None) -> Encoding:
@@ -1085,7 +1089,7 @@ def encode(state: State, target: int, *, model: str = "steps", features: frozens
         return encode_steps(state, target, features=features)
     if model == "turns":
         return encode_turns(state, target, features=features)
-    raise ValueError(f"unknown SAT model {model!r} (known: {', '.join(MODELS)})")
+    raise UnknownOptionError("SAT model", model, MODELS)
 
 
 # --------------------------------------------------------------------------------------
@@ -1128,20 +1132,23 @@ def _solve(enc: Encoding, solver: str, timeout: float | None, with_proof: bool):
 # --------------------------------------------------------------------------------------
 def _decode(enc: Encoding, model: list[int]) -> list[Action]:
     """The model's line as engine actions, replayed through the engine; raises
-    RuntimeError (a bug) if the engine rejects it, or it does not finish the game with at
+    :class:`EncodingError` (a bug) if the engine rejects it, or it does not finish the game with at
     least the target."""
     true = {lit for lit in model if lit > 0}
     try:
         actions = _decode_steps(enc, true) if enc.model == "steps" else _decode_turns(enc, true)
     except IllegalActionError as err:
-        raise RuntimeError(f"SAT decode ({enc.model} model): the engine rejects the line: {err}") from err
+        raise EncodingError(f"decode: the engine rejects the line: {err}", deck=deck_text(enc.data.state),
+                            method=f"sat {enc.model}") from err
     st = enc.data.state.copy()
     for a in actions:
         st.apply(a)
     if not st.over:
-        raise RuntimeError("SAT decode: the line does not finish the game")
+        raise EncodingError("decode: the line does not finish the game", deck=deck_text(enc.data.state),
+                            method=f"sat {enc.model}")
     if st.score < enc.target:
-        raise RuntimeError(f"SAT decode: the line scores {st.score} < target {enc.target}")
+        raise EncodingError(f"decode: the line scores {st.score} < target {enc.target}",
+                            deck=deck_text(enc.data.state), method=f"sat {enc.model}")
     return actions
 
 
@@ -1169,6 +1176,10 @@ def sat_reachable(
     ``model``: ``'steps'`` (default) or ``'turns'``. ``features``: which optional
     constraint groups to add (default all; see ``STEP_FEATURES``/``TURN_FEATURES``).
     """
+    if solver not in SOLVER_NAMES:
+        raise UnknownOptionError("SAT solver", solver, SOLVER_NAMES)
+    if model not in MODELS:
+        raise UnknownOptionError("SAT model", model, MODELS)
     t0 = time.perf_counter()
     if state.over:
         ok = state.score >= target

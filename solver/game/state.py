@@ -102,7 +102,7 @@ class State:
 
     __slots__ = (
         "game", "current", "hands", "next_draw", "stacks", "clues", "strikes",
-        "discards", "turns_left", "over", "end_reason", "turn", "_undo",
+        "discards", "turns_left", "over", "end_reason", "turn", "history", "_undo",
     )
 
     def __init__(self, game: Game):
@@ -120,6 +120,7 @@ class State:
         self.over = False
         self.end_reason: str | None = None
         self.turn = 0
+        self.history: list[Action] = []  # the actions pushed, oldest first
         self._undo: list[tuple] = []
 
     # ---- facts about the position ----------------------------------------
@@ -133,20 +134,78 @@ class State:
             return 0
         return sum(self.stacks)
 
+    def copies_left(self) -> Counter[Card]:
+        """Copies of each card still in a hand or the draw pile (not played, not discarded)."""
+        g = self.game
+        left: Counter[Card] = Counter(g.deck[o] for h in self.hands for o in h)
+        left.update(g.deck[o] for o in range(self.next_draw, len(g.deck)))
+        return left
+
+    def reach(self) -> tuple[int, ...]:
+        """Per suit, the highest rank its stack can still reach: it climbs while every next
+        rank has a copy in a hand or the draw pile (ignoring time)."""
+        g = self.game
+        live = set()
+        for h in self.hands:
+            for o in h:
+                live.add(g.suit_of[o] * 8 + g.rank_of[o])
+        for o in range(self.next_draw, len(g.deck)):
+            live.add(g.suit_of[o] * 8 + g.rank_of[o])
+        out = []
+        for s, top in enumerate(self.stacks):
+            r, m = top, g.max_rank[s]
+            while r < m and s * 8 + r + 1 in live:
+                r += 1
+            out.append(r)
+        return tuple(out)
+
     def max_reachable(self) -> int:
         """The sum over suits of the highest rank still reachable given the discard pile
-        (hanab.live's 'max score'), ignoring time."""
+        (hanab.live's 'max score'), ignoring time: the sum of :meth:`reach`."""
+        return sum(self.reach())
+
+    def is_playable(self, order: int) -> bool:
+        """Card ``order`` would extend its suit's stack now."""
         g = self.game
-        discarded = Counter(g.deck[o] for o in self.discards)
-        total = 0
-        for si, suit in enumerate(g.variant.suits):
-            top = self.stacks[si]
-            copies = Counter(suit.ranks)
-            r = top + 1
-            while r <= suit.max_rank and copies[r] > discarded[Card(si, r)]:
-                r += 1
-            total += r - 1
-        return total
+        return g.rank_of[order] == self.stacks[g.suit_of[order]] + 1
+
+    def is_trash(self, order: int, reach: Sequence[int] | None = None) -> bool:
+        """Card ``order`` can never score: its rank is on its stack already, or a lower rank
+        of its suit has no copy left (``reach``: :meth:`reach`, when the caller has it)."""
+        g = self.game
+        s, r = g.suit_of[order], g.rank_of[order]
+        if r <= self.stacks[s]:
+            return True
+        return r > (self.reach() if reach is None else reach)[s]
+
+    def is_critical(self, order: int, left: Counter[Card] | None = None) -> bool:
+        """Card ``order`` can still score and is the last copy of its card in play (in a
+        hand or the draw pile): losing it lowers the maximum (``left``:
+        :meth:`copies_left`, when the caller has it)."""
+        left = self.copies_left() if left is None else left
+        return left[self.game.deck[order]] == 1 and not self.is_trash(order)
+
+    def first_clue(self) -> Action | None:
+        """The first legal clue in :meth:`legal_actions` order (the next player first,
+        colors before ranks), or None. With every card visible a clue only passes the
+        turn, so this is the clue a solver line gives when it stalls."""
+        if self.over or self.clues <= 0:
+            return None
+        g = self.game
+        me, n = self.current, g.num_players
+        empty_ok = g.rules.empty_clues
+        ncolors = len(g.variant.clue_colors)
+        for off in range(1, n):
+            t = (me + off) % n
+            for c in range(ncolors):
+                tc = self.touched(t, COLOR_CLUE, c)
+                if tc or empty_ok:
+                    return Action(COLOR_CLUE, t, c, tc)
+            for r in g.variant.clue_ranks:
+                tc = self.touched(t, RANK_CLUE, r)
+                if tc or empty_ok:
+                    return Action(RANK_CLUE, t, r, tc)
+        return None
 
     @property
     def pace(self) -> int:
@@ -301,6 +360,7 @@ class State:
             o = -1
             self.clues -= 1
         self._undo.append((undo, k, o, idx, drew, played_ok))
+        self.history.append(action)
         # end of turn
         if self.strikes >= g.strike_limit:
             self.over, self.end_reason = True, END_STRIKEOUT
@@ -315,8 +375,10 @@ class State:
         self.current = (me + 1) % g.num_players
         self.turn += 1
 
-    def pop(self) -> None:
-        """Unmake the last pushed action."""
+    def pop(self) -> Action:
+        """Unmake the last pushed action and return it."""
+        if not self._undo:
+            raise IllegalActionError("pop: no action to undo")
         undo, k, o, idx, drew, played_ok = self._undo.pop()
         me = undo[0]
         self.current, self.clues, self.strikes, self.turns_left, self.over, self.end_reason = undo
@@ -334,6 +396,7 @@ class State:
                 self.next_draw -= 1
             else:
                 hand.insert(idx, o)
+        return self.history.pop()
 
     # ---- copies and comparison -------------------------------------------
     def copy(self) -> "State":
@@ -344,6 +407,7 @@ class State:
         s.stacks = list(self.stacks)
         s.discards = list(self.discards)
         s.turns_left, s.over, s.end_reason, s.turn = self.turns_left, self.over, self.end_reason, self.turn
+        s.history = list(self.history)
         s._undo = list(self._undo)
         return s
 
@@ -363,16 +427,17 @@ class State:
         }
 
     def key(self) -> tuple:
+        """Everything that decides the game from here, as a hashable value (the state
+        itself is mutable, so it is not hashable: use this as a dict key)."""
         return (
             self.current, tuple(map(tuple, self.hands)), self.next_draw, tuple(self.stacks),
             self.clues, self.strikes, tuple(self.discards), self.turns_left, self.over,
         )
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.game is self.game and other.key() == self.key()
 
-    def __hash__(self) -> int:
-        return hash(self.key())
+    __hash__ = None  # type: ignore[assignment]  # mutable: hash key() instead
 
     def __repr__(self) -> str:
         return f"<State turn {self.turn} score {self.score} clues {self.clues} strikes {self.strikes}>"

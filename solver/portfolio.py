@@ -4,11 +4,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Game, IllegalActionError, State
+from .errors import EncodingError, MethodsDisagreeError, UnknownOptionError, deck_text
+from .game import DISCARD, PLAY, Action, Game, IllegalActionError, MalformedError, State
 from .search.bounds import named_bound
 from .search.dfs import Search, SearchTimeout
-from .search.relaxed import RelaxedSearch
 from .search.position import CLUE, Position
+from .search.relaxed import RelaxedSearch
+from .strategy import greedy_line
 
 
 @dataclass(frozen=True)
@@ -51,17 +53,38 @@ class Solution:
 
 def to_engine_line(state: State, moves) -> list[Action]:
     """Turn the search's abstract moves into engine actions, replaying each through the
-    rules engine (``apply`` validates every one). A clue stall becomes a real clue: the
-    first legal clue, preferring the next player."""
+    rules engine (``apply`` validates every one). A clue stall becomes a real clue:
+    :meth:`State.first_clue` (the next player first)."""
     st = state.copy()
     out = []
     for kind, o in moves:
         if kind == CLUE:
-            act = next(a for a in st.legal_actions() if a.kind in (COLOR_CLUE, RANK_CLUE))
+            act = st.first_clue()
+            if act is None:
+                raise EncodingError(f"the search stalls at turn {st.turn} but no clue is legal",
+                                    deck=deck_text(state), method="search")
         else:
             act = Action(PLAY if kind == 0 else DISCARD, o)
         out.append(st.apply(act))
     return out
+
+
+def find_line(state: State, target: int, *, node_limit: int | None = None,
+              timeout: float | None = None) -> list[Action] | None:
+    """A line from ``state`` to the end of the game scoring at least ``target``, if the
+    exhaustive search finds one within ``node_limit`` nodes (deterministic) and
+    ``timeout`` seconds; else None (none exists, or the budget ran out first). The line is
+    replayed through the rules engine."""
+    if state.over:
+        return [] if state.score >= target else None
+    deadline = None if timeout is None else time.monotonic() + timeout
+    search = Search(Position(state), deadline, node_limit)
+    try:
+        if not search.reach(target):
+            return None
+    except SearchTimeout:
+        return None
+    return to_engine_line(state, search.line)
 
 
 def replay_score(state: State, actions) -> int:
@@ -132,14 +155,22 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
 
     With ``timeout`` (seconds) or ``node_limit`` the answer may be "at least max_score, at
     most upper_bound"."""
-    state = source.initial_state() if isinstance(source, Game) else source
+    if engine not in ENGINES:
+        raise UnknownOptionError("engine", engine, ENGINES)
+    if isinstance(source, Game):
+        state = source.initial_state()
+    elif isinstance(source, State):
+        state = source
+    else:
+        raise MalformedError(f"solve: expected a Game or a State, got {type(source).__name__}")
+    for name, value in (("timeout", timeout), ("node_limit", node_limit)):
+        if value is not None and not value >= 0:  # also rejects nan
+            raise MalformedError(f"solve: {name} must be 0 or more, got {value!r}")
     t0 = time.monotonic()
     deadline = t0 + timeout if timeout is not None else None
     if state.over:
         return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})",
                         ("rules",)), {"nodes": 0, "time": 0.0})
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
     if engine in ("sat", "cpsat"):
         sol = _solve_encoding(state, engine, deadline)
     else:
@@ -314,9 +345,9 @@ class _Run:
             if r is False:
                 self._proved_unreachable(target, method)
             elif r and method == "search":
-                raise RuntimeError(f"methods disagree: the search reaches {target}, {sorted(have)} say it cannot")
+                raise MethodsDisagreeError(target, "the search", have, deck=deck_text(self.state))
         if self.best >= target:
-            raise RuntimeError(f"methods disagree: a line reaches {target}, {sorted(have)} say it cannot")
+            raise MethodsDisagreeError(target, "the best line", have, deck=deck_text(self.state))
         return have
 
     def result(self, confirm: bool) -> Solution:
@@ -378,13 +409,6 @@ def _solve_encoding(state: State, engine: str, deadline) -> Solution:
 
 
 def _fallback_line(state: State) -> tuple[list[Action], int]:
-    """A quick greedy line (used when the search is cut off before finding any)."""
-    pos = Position(state)
-    s = Search(pos)
-    moves = []
-    while not pos.over:
-        kind, o = s.moves()[0]
-        pos.push(kind, o)
-        moves.append((kind, o))
-    line = to_engine_line(state, moves)
-    return line, replay_score(state, line)
+    """The greedy strategy's line (:mod:`solver.strategy`): the first lower bound, and the
+    line reported when the search is cut off before finding a better one."""
+    return greedy_line(state)  # every action applied through the engine

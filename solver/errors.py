@@ -1,0 +1,71 @@
+"""Every error the library raises, in one place.
+
+Input errors, both ``ValueError`` (as python-chess does it):
+
+- :class:`MalformedError`: the input cannot be read at all (bad JSON, wrong types, an
+  unknown variant, a deck that does not match its variant, ...). :class:`UnknownOptionError`
+  is the kind for an unknown engine, model, solver or option name given to the library.
+- :class:`IllegalActionError`: the input is well formed but breaks a rule of the game.
+
+Internal errors, :class:`SolverError` (a ``RuntimeError``): a result the library refuses
+to report because it contradicts itself. They are bug reports, never the user's fault;
+each names the deck and the method involved.
+
+- :class:`MethodsDisagreeError`: two methods contradict each other (one finds a line
+  reaching a score another proved unreachable).
+- :class:`EncodingError`: an encoding produced something the rules engine rejects (a
+  line that is illegal, or scores other than the model says), or a model that contradicts
+  a known fact.
+"""
+from __future__ import annotations
+
+from .game.errors import IllegalActionError, MalformedError
+
+__all__ = [
+    "MalformedError", "IllegalActionError", "UnknownOptionError",
+    "SolverError", "MethodsDisagreeError", "EncodingError",
+]
+
+
+class UnknownOptionError(MalformedError):
+    """An engine, model, solver or option name the library does not know."""
+
+    def __init__(self, what: str, name: object, known) -> None:
+        self.what, self.name, self.known = what, name, tuple(known)
+        super().__init__(f"unknown {what} {name!r} (one of {', '.join(map(str, self.known))})")
+
+
+class SolverError(RuntimeError):
+    """An internal contradiction: a bug in a solver, never bad input."""
+
+    def __init__(self, message: str, *, deck: str | None = None, method: str | None = None) -> None:
+        self.deck, self.method = deck, method
+        where = []
+        if method:
+            where.append(f"method {method}")
+        if deck:
+            where.append(f"deck {deck}")
+        super().__init__(message + (f" ({'; '.join(where)})" if where else ""))
+
+
+class MethodsDisagreeError(SolverError):
+    """Two methods contradict each other about one target."""
+
+    def __init__(self, target: int, found_by: str, refuted_by, *, deck: str | None = None) -> None:
+        self.target, self.found_by, self.refuted_by = target, found_by, tuple(sorted(refuted_by))
+        super().__init__(f"methods disagree: {found_by} reaches {target}, "
+                         f"{', '.join(self.refuted_by)} proved it unreachable", deck=deck, method=found_by)
+
+
+class EncodingError(SolverError):
+    """An encoding's model or decoded line contradicts the rules engine."""
+
+
+def deck_text(state) -> str:
+    """The deck of ``state``'s game in compact notation, for error messages (with the
+    position's turn when it is not the start)."""
+    from .game import format_compact
+
+    g = state.game
+    text = f"{g.num_players}p {g.variant.name}: {format_compact(g.deck, g.variant)}"
+    return text + (f" from turn {state.turn}" if getattr(state, "turn", 0) else "")
