@@ -67,7 +67,7 @@ def greedy_line(state: State, rng: random.Random | None = None, deviate: float =
     return line, st.score
 
 
-def best_greedy_line(state: State, tries: int = 1, deviate: float = 0.2) -> tuple[list[Action], int]:
+def best_greedy_line(state: State, tries: int = 1, deviate: float = 0.1) -> tuple[list[Action], int]:
     """The best of ``tries`` greedy playouts: the plain strategy first, then playouts that
     deviate (``deviate``) with the random generators ``Random(1)``, ``Random(2)``, ...
     Deterministic. Ties keep the earlier line."""

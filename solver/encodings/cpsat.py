@@ -912,9 +912,8 @@ def cpsat_max(
         actions, end = enc.decode(solver)
         objective = solver.value(enc.score)
         if not end.over or end.score != objective:
-            raise AssertionError(
-                f"CP-SAT encoding bug: decoded line scores {end.score} (over={end.over}), objective {objective}"
-            )
+            raise EncodingError(f"decoded line scores {end.score} (over={end.over}), objective {objective}",
+                                deck=deck_text(state), method="cpsat")
         return result(status, objective, max(bound, objective), actions)
 
     def fallback(bound):
