@@ -2,14 +2,34 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
 
 from .errors import MalformedError
 from .variant import Variant
 
+if TYPE_CHECKING:  # state imports this module: the annotation-only import would be circular at run time
+    from .state import Game
+
 PLAY, DISCARD, COLOR_CLUE, RANK_CLUE = 0, 1, 2, 3  # hanab.live action types
 GAME_OVER, END_VOTE = 4, 5
 KIND_NAMES = {PLAY: "play", DISCARD: "discard", COLOR_CLUE: "color clue", RANK_CLUE: "rank clue"}
+
+
+class CardJSON(TypedDict):
+    """A card as hanab.live's JSON writes it (an entry of a game's ``deck``)."""
+
+    suitIndex: int
+    rank: int
+
+
+class ActionJSON(TypedDict):
+    """An action as hanab.live's JSON writes it (an entry of a game's ``actions``)."""
+
+    type: int
+    target: int
+    value: int
 
 
 @dataclass(frozen=True, order=True)
@@ -22,7 +42,7 @@ class Card:
     def to_str(self, variant: Variant) -> str:
         return f"{variant.suits[self.suit].letter}{self.rank}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> CardJSON:
         return {"suitIndex": self.suit, "rank": self.rank}
 
     @classmethod
@@ -76,17 +96,17 @@ class Action:
     def is_clue(self) -> bool:
         return self.kind >= COLOR_CLUE
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ActionJSON:
         return {"type": self.kind, "target": self.target, "value": self.value}
 
     @classmethod
-    def from_json(cls, obj, where: str = "action") -> "Action":
+    def from_json(cls, obj: object, where: str = "action") -> "Action":
         if not isinstance(obj, dict):
             raise MalformedError(f"{where}: must be an object, got {type(obj).__name__}")
         for key in ("type", "target"):
             if key not in obj:
                 raise MalformedError(f"{where}: missing key {key!r}")
-        vals = {}
+        vals: dict[str, int] = {}
         for key in ("type", "target", "value"):
             v = obj.get(key, 0)
             if not isinstance(v, int) or isinstance(v, bool):
@@ -98,7 +118,7 @@ class Action:
             vals["value"] = 0  # hanab.live leaves value unused here
         return cls(vals["type"], vals["target"], vals["value"])
 
-    def describe(self, game) -> str:
+    def describe(self, game: Game) -> str:
         """Human text, e.g. ``play r3 (#12)`` or ``clue Bob blue (touches 2)``."""
         v = game.variant
         if self.kind in (PLAY, DISCARD):
@@ -128,5 +148,5 @@ def parse_compact(text: str, variant: Variant) -> list[Card]:
     return cards
 
 
-def format_compact(deck, variant: Variant) -> str:
+def format_compact(deck: Iterable[Card], variant: Variant) -> str:
     return " ".join(c.to_str(variant) for c in deck)

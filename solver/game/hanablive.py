@@ -8,13 +8,18 @@ in compact notation (``r1 y3 b5 ...``).
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .cards import END_VOTE, GAME_OVER, Action, Card, parse_compact
 from .errors import MalformedError
 from .state import Game, State
 from .variant import Rules
+
+StrPath = str | os.PathLike[str]  # a file name, as open() and Path() take it
 
 
 @dataclass
@@ -27,7 +32,7 @@ class GameRecord:
     actions: list[Action] = field(default_factory=list)
     terminator: Action | None = None
     source: str = "<input>"
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def state_after(self, n: int | None = None) -> State:
         """Replay the first ``n`` actions (all if None); illegal ones raise an error that
@@ -35,14 +40,14 @@ class GameRecord:
         acts = self.actions if n is None else self.actions[:n]
         return self.game.initial_state().apply_all(acts, f"{self.source}: action")
 
-    def to_json(self, actions: list[Action] | None = None) -> dict:
+    def to_json(self, actions: list[Action] | None = None) -> dict[str, Any]:
         return game_to_json(self.game, self.actions if actions is None else actions, self.extra)
 
 
-def _card(obj, i: int, where: str) -> Card:
+def _card(obj: object, i: int, where: str) -> Card:
     if not isinstance(obj, dict):
         raise MalformedError(f"{where}: deck[{i}] must be an object, got {type(obj).__name__}")
-    vals = []
+    vals: list[int] = []
     for key in ("suitIndex", "rank"):
         if key not in obj:
             raise MalformedError(f"{where}: deck[{i}] is missing {key!r}")
@@ -53,7 +58,7 @@ def _card(obj, i: int, where: str) -> Card:
     return Card(vals[0], vals[1])
 
 
-def game_from_json(obj, source: str = "<input>", players: int | None = None) -> GameRecord:
+def game_from_json(obj: object, source: str = "<input>", players: int | None = None) -> GameRecord:
     """Parse a hanab.live game/deck object. ``players`` is used when the object has no
     ``players`` list (a bare deck)."""
     where = source
@@ -94,7 +99,7 @@ def game_from_json(obj, source: str = "<input>", players: int | None = None) -> 
     if not isinstance(acts_obj, list):
         raise MalformedError(f"{where}: 'actions' must be a list, got {type(acts_obj).__name__}")
     actions: list[Action] = []
-    terminator = None
+    terminator: Action | None = None
     for i, a in enumerate(acts_obj):
         act = Action.from_json(a, f"{where}: action {i}")
         if act.kind in (GAME_OVER, END_VOTE):
@@ -107,9 +112,9 @@ def game_from_json(obj, source: str = "<input>", players: int | None = None) -> 
     return GameRecord(game, actions, terminator, source, extra)
 
 
-def game_to_json(game: Game, actions=(), extra: dict | None = None) -> dict:
+def game_to_json(game: Game, actions: Iterable[Action] = (), extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A hanab.live game JSON object (loadable as a replay)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     if extra:
         out.update(extra)
     out["players"] = list(game.names)
@@ -142,11 +147,11 @@ def load_text(text: str, source: str, *, players: int | None = None, rules: Rule
     return GameRecord(game, [], None, source)
 
 
-def load_file(path, *, players: int | None = None, rules: Rules | None = None) -> GameRecord:
+def load_file(path: StrPath, *, players: int | None = None, rules: Rules | None = None) -> GameRecord:
     return load_text(read_text(path), str(path), players=players, rules=rules)
 
 
-def read_text(path) -> str:
+def read_text(path: StrPath) -> str:
     """A UTF-8 text file (a BOM is dropped); unreadable files raise a one-line
     :class:`MalformedError` naming the file."""
     try:
@@ -159,7 +164,7 @@ def read_text(path) -> str:
         raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
-def parse_json(text: str, where: str):
+def parse_json(text: str, where: str) -> Any:
     """``json.loads`` with a one-line :class:`MalformedError` naming ``where`` and the
     line (for text of several lines) and column of the fault."""
     try:
@@ -173,7 +178,7 @@ def parse_json(text: str, where: str):
         raise MalformedError(f"{where}: invalid JSON: {e}") from None
 
 
-def read_jsonl(path, text: str | None = None):
+def read_jsonl(path: StrPath, text: str | None = None) -> Iterator[tuple[int, Any]]:
     """The objects of a JSON Lines file, as (line number, object); blank lines skipped."""
     if text is None:
         text = read_text(path)

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from ._rngcooked import RNG_COOKED, RNG_LEN
 from .cards import Card
@@ -37,6 +39,8 @@ from .state import Game
 from .variant import BY_HANABLIVE_ID, Rules, Variant, parse_variant
 
 MASK64 = (1 << 64) - 1
+
+_T = TypeVar("_T")
 
 # ---------------------------------------------------------------- hash/crc64, ECMA table
 CRC64_ECMA = 0xC96C5795D7870F42  # Go's crc64.ECMA: the ECMA-182 polynomial, bit-reversed
@@ -137,7 +141,7 @@ def seeded_state_stepwise(seed: int) -> list[int]:
 # seedrand is exactly x -> A x mod M (M = 2^31 - 1, a prime; Schrage's method is exact), so
 # the k-th step from x0 is x0 * A^k mod M. Word i of the state uses steps 21+3i, 22+3i and
 # 23+3i (20 warm-up steps, then one more before the first word).
-def _seed_multipliers():
+def _seed_multipliers() -> tuple[tuple[int, int, int, int], ...]:
     steps = []
     p = pow(_A, 21, INT32_MAX)
     for i in range(RNG_LEN):
@@ -181,7 +185,7 @@ class GoRand:
     def seed(self, seed: int) -> None:
         """``rngSource.Seed``."""
         self._s = _seed_start(seed)
-        self._vec: list = [None] * RNG_LEN  # None: still the seeded word
+        self._vec: list[int | None] = [None] * RNG_LEN  # None: still the seeded word
         self._tap = 0
         self._feed = RNG_LEN - RNG_TAP
 
@@ -251,7 +255,7 @@ class GoRand:
         return self.int63n(n)
 
 
-def server_shuffle(items, seed64: int) -> list:
+def server_shuffle(items: Iterable[_T], seed64: int) -> list[_T]:
     """The server's ``ShuffleDeck`` after ``rand.Seed(seed64)``: for i = 0 .. n-1, swap
     item i with item ``rand.Intn(i + 1)``. Returns a new list."""
     out = list(items)
@@ -270,13 +274,13 @@ _SEED_RE = re.compile(r"p(0|[1-9][0-9]*)v(0|[1-9][0-9]*)s(.*)", re.S)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
-def _q(seed) -> str:
+def _q(seed: object) -> str:
     """The seed quoted for a one-line message (long ones shortened)."""
     r = repr(seed)
     return r if len(r) <= 70 else r[:60] + "..." + r[-7:]
 
 
-def _seed_bytes(seed) -> bytes:
+def _seed_bytes(seed: object) -> bytes:
     if not isinstance(seed, str):
         raise MalformedError(f"seed must be a string, got {type(seed).__name__}")
     if seed == "":
@@ -338,7 +342,9 @@ def _unshuffled(variant: Variant) -> tuple[Card, ...]:
     return tuple(Card(s, r) for s, r in variant.composition())
 
 
-def deck_from_seed(seed: str, players: int | None = None, variant=None) -> tuple[int, Variant, list[Card]]:
+def deck_from_seed(
+    seed: str, players: int | None = None, variant: Variant | str | dict[str, Any] | None = None
+) -> tuple[int, Variant, list[Card]]:
     """``(players, variant, deck)`` for a seed string, the deck top first, as hanab.live
     deals it. ``players`` and ``variant`` (a :class:`Variant`, a name or a custom-variant
     object) are read from a ``p…v…s…`` seed and, if given too, must agree with it; any
@@ -366,7 +372,9 @@ def deck_from_seed(seed: str, players: int | None = None, variant=None) -> tuple
     return players, variant, server_shuffle(_unshuffled(variant), seed64)
 
 
-def game_from_seed(seed: str, players: int | None = None, rules=None) -> Game:
+def game_from_seed(
+    seed: str, players: int | None = None, rules: Rules | Variant | str | dict[str, Any] | None = None
+) -> Game:
     """The :class:`Game` hanab.live deals for a seed. ``rules`` may be a :class:`Rules`
     (its variant must agree with the seed's), a :class:`Variant`, a variant name or a
     custom-variant object, or None (the seed's variant, default rule options)."""

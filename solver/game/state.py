@@ -11,7 +11,7 @@ are the fast unchecked make/unmake used by search.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .cards import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card
 from .errors import IllegalActionError, MalformedError
@@ -21,8 +21,16 @@ DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
 
 END_PERFECT, END_STRIKEOUT, END_FINAL_ROUND = "perfect", "strikeout", "final_round"
 
+# State.key(): current, hands, next_draw, stacks, clues, strikes, discards, turns_left, over
+StateKey = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int, int, tuple[int, ...], int | None, bool]
+# an entry of State._undo: (current, clues, strikes, turns_left, over, end_reason) before the
+# action, then the action kind, the card order, its index in the hand (order and index -1 for
+# a clue; index -2 for a deck play), whether a card was drawn, and the suit played onto (-1: none)
+_Saved = tuple[int, int, int, int | None, bool, str | None]
+_UndoEntry = tuple[_Saved, int, int, int, bool, int]
 
-def _few(items, limit: int = 8) -> str:
+
+def _few(items: Iterable[str], limit: int = 8) -> str:
     items = sorted(items)
     more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
     return " ".join(items[:limit]) + more
@@ -121,7 +129,7 @@ class State:
         self.end_reason: str | None = None
         self.turn = 0
         self.history: list[Action] = []  # the actions pushed, oldest first
-        self._undo: list[tuple] = []
+        self._undo: list[_UndoEntry] = []
 
     # ---- facts about the position ----------------------------------------
     @property
@@ -411,7 +419,7 @@ class State:
         s._undo = list(self._undo)
         return s
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Every field of the position as plain data (for tests and JSON)."""
         return {
             "current": self.current,
@@ -426,7 +434,7 @@ class State:
             "score": self.score,
         }
 
-    def key(self) -> tuple:
+    def key(self) -> StateKey:
         """Everything that decides the game from here, as a hashable value (the state
         itself is mutable, so it is not hashable: use this as a dict key)."""
         return (

@@ -6,7 +6,9 @@ limit. :class:`Rules` adds the options that printed rule sheets and hanab.live d
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 from .errors import MalformedError
 
@@ -25,6 +27,17 @@ _COLORS = {
     "Multicolor": "m",
 }
 _CUSTOM_SUIT_NAMES = ("Red", "Yellow", "Green", "Blue", "Purple", "Teal")
+
+
+class CustomVariantSpec(TypedDict):
+    """A custom variant in canonical form (:attr:`Variant.custom`), as hanab.live's
+    ``options.variant`` object."""
+
+    suits: int
+    ranks: list[int]
+    handSize: int
+    clueTokens: int
+    strikes: int
 
 
 @dataclass(frozen=True)
@@ -54,7 +67,7 @@ class Variant:
     strikes: int = 3
     hand_sizes: tuple[tuple[int, int], ...] = ((2, 5), (3, 5), (4, 4), (5, 4), (6, 3))
     hanablive_id: int | None = None
-    custom: dict | None = field(default=None, compare=False, hash=False)
+    custom: CustomVariantSpec | None = field(default=None, compare=False, hash=False)
 
     # ---- derived facts -------------------------------------------------
     @property
@@ -86,22 +99,29 @@ class Variant:
     def touches_color(self, suit: int, color: int) -> bool:
         return color in self.suits[suit].touched_by
 
-    def to_json(self):
+    def to_json(self) -> str | dict[str, Any]:
         """The variant as hanab.live's ``options.variant``: a name, or the custom object."""
         if self.custom is not None:
             return dict(self.custom)
         return self.name
 
 
-def _suit(name: str, ranks=STANDARD_RANKS, touched_by=None, colors=()) -> Suit:
+def _suit(
+    name: str,
+    ranks: Iterable[int] = STANDARD_RANKS,
+    touched_by: Iterable[int] | None = None,
+    colors: Sequence[str] = (),
+) -> Suit:
     if touched_by is None:
         touched_by = frozenset([colors.index(name)])
     return Suit(name, _COLORS[name], tuple(ranks), frozenset(touched_by))
 
 
-def _builtin(name, hid, suit_names, special=None, special_kind=None) -> Variant:
+def _builtin(
+    name: str, hid: int | None, suit_names: Sequence[str], special: str = "", special_kind: str | None = None
+) -> Variant:
     colors = list(suit_names)
-    suits = []
+    suits: list[Suit] = []
     if special_kind in ("black", "own"):
         colors.append(special)
     for n in suit_names:
@@ -131,10 +151,10 @@ BUILTIN: dict[str, Variant] = {
         _builtin("Multicolor (6 Suits)", None, _FIVE, "Multicolor", "own"),
     )
 }
-BY_HANABLIVE_ID = {v.hanablive_id: v for v in BUILTIN.values() if v.hanablive_id is not None}
+BY_HANABLIVE_ID: dict[int, Variant] = {v.hanablive_id: v for v in BUILTIN.values() if v.hanablive_id is not None}
 
 
-def variant_by_name(name: str) -> Variant:
+def variant_by_name(name: object) -> Variant:
     if not isinstance(name, str):
         raise MalformedError(f"variant must be a name or an object, got {name!r}")
     v = BUILTIN.get(name)
@@ -147,7 +167,7 @@ def variant_by_name(name: str) -> Variant:
     return v
 
 
-def custom_variant(spec) -> Variant:
+def custom_variant(spec: object) -> Variant:
     """A research variant from ``{"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2,
     "clueTokens": 2, "strikes": 3}``; every suit gets the same ranks and its own color."""
     if not isinstance(spec, dict):
@@ -160,7 +180,7 @@ def custom_variant(spec) -> Variant:
         if key not in spec:
             raise MalformedError(f"custom variant: missing key {key!r}")
 
-    def _int(key, lo, hi, default=None):
+    def _int(key: str, lo: int, hi: int, default: int | None = None) -> int:
         v = spec.get(key, default)
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise MalformedError(f"custom variant: {key!r} must be an integer {lo}..{hi}, got {v!r}")
@@ -179,7 +199,9 @@ def custom_variant(spec) -> Variant:
         raise MalformedError(f"custom variant: 'ranks' must be a non-empty list of ranks 1..5, got {ranks!r}")
     names = _CUSTOM_SUIT_NAMES[:n]
     suits = tuple(Suit(nm, _COLORS[nm], tuple(sorted(ranks)), frozenset([i])) for i, nm in enumerate(names))
-    canon = {"suits": n, "ranks": sorted(ranks), "handSize": hand, "clueTokens": tokens, "strikes": strikes}
+    canon: CustomVariantSpec = {
+        "suits": n, "ranks": sorted(ranks), "handSize": hand, "clueTokens": tokens, "strikes": strikes
+    }
     return Variant(
         name=f"Custom ({n} suits, ranks {''.join(map(str, sorted(ranks)))})",
         suits=suits,
@@ -192,7 +214,7 @@ def custom_variant(spec) -> Variant:
     )
 
 
-def parse_variant(value) -> Variant:
+def parse_variant(value: object) -> Variant:
     """A variant from a name or a custom-variant object."""
     if isinstance(value, Variant):
         return value
@@ -227,7 +249,7 @@ class Rules:
     one_extra_card: bool = False
     one_less_card: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.strikeout_score not in STRIKEOUT_SCORES:
             raise MalformedError(f"strikeout_score must be 'zero' or 'stacks', got {self.strikeout_score!r}")
 
@@ -250,8 +272,8 @@ class Rules:
         ("reserveToken", "reserve_token"),
     )
 
-    def to_json_options(self) -> dict:
-        opts: dict = {}
+    def to_json_options(self) -> dict[str, Any]:
+        opts: dict[str, Any] = {}
         if self.variant.custom is not None or self.variant.name != "No Variant":
             opts["variant"] = self.variant.to_json()
         for key, attr in self._JSON_FLAGS:
@@ -262,7 +284,7 @@ class Rules:
         return opts
 
     @classmethod
-    def from_json_options(cls, opts, where: str = "options") -> "Rules":
+    def from_json_options(cls, opts: object, where: str = "options") -> "Rules":
         if opts is None:
             opts = {}
         if not isinstance(opts, dict):
@@ -271,7 +293,7 @@ class Rules:
         for key in ("detrimentalCharacters", "allOrNothing"):
             if opts.get(key):
                 raise MalformedError(f"{where}.{key}: unsupported rule option")
-        kwargs = {}
+        kwargs: dict[str, Any] = {}  # Rules field -> value: bools, and strikeout_score a str
         for key, attr in cls._JSON_FLAGS:
             if key in opts:
                 v = opts[key]

@@ -11,6 +11,9 @@ which is what the transposition key uses.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from ..game import Game, State
 
 PLAY, DISCARD, CLUE = 0, 1, 2  # abstract move kinds; a failed PLAY is a misplay
@@ -57,14 +60,16 @@ class Position:
         for o in range(self.nd, self.deck_len):
             self.cnt[self.suit[o] * 8 + self.rank[o]] += 1
         self.reach = [self._reach(s) for s in range(self.nsuits)]
-        self._undo: list = []
+        # push's records: 8 fields for a clue, 12 for a play or discard (pop tells them apart by
+        # the kind, which mypy cannot follow, hence Any)
+        self._undo: list[tuple[Any, ...]] = []
         # next_pos[c][i]: the first deck position >= i holding a card of class c (deck_len if none)
         L = self.deck_len
         self.slots = self.n * g.hand_size
-        self.last_pos = {}
+        self.last_pos: dict[int, int] = {}
         for o in range(L):
             self.last_pos[self.suit[o] * 8 + self.rank[o]] = o
-        self.next_pos = {}
+        self.next_pos: dict[int, list[int]] = {}
         for c in {self.suit[o] * 8 + self.rank[o] for o in range(L)}:
             row = [L] * (L + 1)
             nxt = L
@@ -90,7 +95,7 @@ class Position:
             return s * 8 + r
         return 0
 
-    def sort_hand(self, hand) -> tuple[list[int], int, list[int]]:
+    def sort_hand(self, hand: Sequence[int]) -> tuple[list[int], int, list[int]]:
         """(playable cards, one per class; a trash card or -1; useful cards, one per
         class). A second copy of a class in the same hand counts as trash."""
         stacks, reach, suit, rank = self.stacks, self.reach, self.suit, self.rank
@@ -118,7 +123,7 @@ class Position:
     def playable(self, o: int) -> bool:
         return self.rank[o] == self.stacks[self.suit[o]] + 1
 
-    def hand_key(self, hand) -> tuple:
+    def hand_key(self, hand: Sequence[int]) -> tuple[int, ...]:
         """The hand as a sorted tuple of classes; trash and second copies of a class in
         the same hand (only one can ever be played) are 0."""
         out = []
@@ -133,7 +138,7 @@ class Position:
         out.sort()
         return tuple(out)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, int, int, tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """The transposition key: everything but the strikes (fewer strikes are never
         worse, so the table keeps a bound per strike count)."""
         hk = self.hand_key
@@ -154,7 +159,7 @@ class Position:
     def push(self, kind: int, o: int) -> None:
         me = self.cur
         hand = self.hands[me]
-        rec = (kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score)
+        rec: tuple[int, ...] = (kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score)
         idx = -1
         drew = False
         ok = False
