@@ -95,12 +95,13 @@ def _late_plays(pos: Position, D: int):
     arg = None
     pms.sort(reverse=True)
     extra = 1 if pos.deck_plays else 0
+    bottom, after = 1 + extra * n, D + n + extra  # _turns_after(pos, v, D), inlined (hot path)
     j = 0
     for v in pms:
         if v == 0:
             break
         j += 1
-        cap = (1 + extra * n) if v == D else D - v + n + extra
+        cap = bottom if v == D else after - v
         if cap < j:
             b = K - j + cap
             if b < best:
@@ -124,6 +125,14 @@ def _late_plays(pos: Position, D: int):
     return best, arg, excess, cap_d
 
 
+def _turns_after(pos: Position, d: int, D: int) -> int:
+    """The play-capable turns left after the d-th of the D remaining draws: D - d + players
+    (one more with deck plays); for the bottom card only its drawer's last turn (or, with
+    deck plays, every player's turn of the final round after playing it from the deck)."""
+    extra = 1 if pos.deck_plays else 0
+    return (1 + extra * pos.n) if d == D else D - d + pos.n + extra
+
+
 def named_bound(pos: Position) -> tuple[int, str, str]:
     """The root's upper bound with its kind and reason in words."""
     g = pos.game
@@ -136,7 +145,11 @@ def named_bound(pos: Position) -> tuple[int, str, str]:
         for s, suit in enumerate(v.suits):
             if pos.reach[s] < suit.max_rank:
                 r = pos.reach[s] + 1
-                lost.append(f"{suit.letter}{r}: all {suit.ranks.count(r)} cop{'y' if suit.ranks.count(r) == 1 else 'ies'} gone")
+                k = suit.ranks.count(r)
+                if k == 0:  # a custom variant without this rank: the suit stops below it
+                    lost.append(f"{suit.letter}{r}: the variant has no {suit.letter}{r}")
+                else:
+                    lost.append(f"{suit.letter}{r}: all {k} cop{'y' if k == 1 else 'ies'} gone")
         kind, reason = "discards", "; ".join(lost) + f" (at most {ub})"
     n = pos.n
     if pos.tl >= 0:
@@ -155,11 +168,12 @@ def named_bound(pos: Position) -> tuple[int, str, str]:
         reason = (f"after draw {cap_d} from now, {pos.slots + excess} needed cards must all be held at once "
                   f"(every copy drawn, a lower rank not yet available) but the hands hold {pos.slots} "
                   f"(at most {ub})")
-    if score + late < ub:
+    if score + late < ub and d is not None:  # d is None only when late adds no bound
         o = pos.nd + d - 1
         card = g.deck[o].to_str(v)
         ub = score + late
         kind = "late_cards"
         reason = (f"cards first available at deck depth {d} or deeper (e.g. {card}, card #{o}) and the ranks "
-                  f"above them need more plays than the {D - d + n} turns left after that draw (at most {ub})")
+                  f"above them need more plays than the {_turns_after(pos, d, D)} play-capable turns left "
+                  f"after that draw (at most {ub})")
     return ub, kind, reason
