@@ -8,26 +8,91 @@ test only writes the cards it cares about (the top of the deck, i.e. the first h
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from hanabi_cli import hanabi as cli
 from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, Rules, parse_compact, parse_variant
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-HANABLIVE = SHARED / "hanablive"
+# Small copies of real data that the tests always have (tests/data/README.md says what
+# each file is and where it comes from).
+DATA = REPO / "tests" / "data"
+# The project's shared data folder, ../shared; HANABI_SHARED=PATH reads it from PATH
+# instead (HANABI_SHARED=/nonexistent runs the suite as on a machine without it). Only the
+# tests that need more than tests/data holds read it, and they skip without it.
+SHARED = Path(os.environ.get("HANABI_SHARED") or REPO.parent / "shared")
+# the real hanab.live games and their expected.json: copies of ../shared/hanablive
+HANABLIVE = DATA / "hanablive"
+# a few reference decks (whole lines of ../shared/decks/*.jsonl), labelled winnable or not
+NV_SAMPLE = DATA / "decks" / "nv_winnable_sample.jsonl"
+HARD_SAMPLE = DATA / "decks" / "hard_2p_first20.jsonl"
 
 
 def real_game_files() -> list[Path]:
-    """Every hanab.live game file in ../shared/hanablive (expected.json excluded)."""
-    return sorted(p for p in HANABLIVE.glob("*.json") if p.name != "expected.json")
+    """Every hanab.live game file in tests/data/hanablive (expected.json excluded)."""
+    files = sorted(p for p in HANABLIVE.glob("*.json") if p.name != "expected.json")
+    assert files, f"no real game files in {HANABLIVE}"
+    return files
 
 
 def expected_results() -> dict:
     return json.loads((HANABLIVE / "expected.json").read_text())
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The JSON objects of a JSON-lines file."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def missing(path: Path) -> str:
+    """The skip message of a test that needs ``path`` from the shared data folder."""
+    return f"needs {path}, which is not there (the shared data folder: ../shared, or HANABI_SHARED)"
+
+
+def needs_shared(path: Path):
+    """Mark: skip the test, naming ``path``, when ``path`` is not there."""
+    return pytest.mark.skipif(not path.exists(), reason=missing(path))
+
+
+def shared_file(path: Path) -> Path:
+    """``path`` (in the shared data folder), or skip the test naming it if it is not there."""
+    if not path.exists():
+        pytest.skip(missing(path))
+    return path
+
+
+def shared_params(path: Path, rows: list, ids=None) -> list:
+    """Parameters for a test over ``rows`` read from ``path`` in the shared data folder:
+    the rows, or, when ``path`` is not there, one case that skips naming it (not an empty
+    parameter set, which pytest would skip without saying what is missing)."""
+    if path.exists():
+        return [pytest.param(r, id=ids(r) if ids else None) for r in rows]
+    return [pytest.param(None, id="missing", marks=pytest.mark.skip(reason=missing(path)))]
+
+
+def successor_count(state) -> int:
+    """How many different positions the legal actions of ``state`` lead to: each play
+    and discard its own, every clue the same one (with every card visible a clue only
+    spends a token and passes the turn)."""
+    acts = state.legal_actions()
+    return sum(not a.is_clue for a in acts) + any(a.is_clue for a in acts)
+
+
+def has_choice(state) -> bool:
+    """Something is left to decide from ``state``: the game is not over, and at the
+    position itself or further along the moves forced from it (positions with one legal
+    move, all clues counting as one) two different moves are possible."""
+    st = state.copy()
+    while not st.over:
+        if successor_count(st) > 1:
+            return True
+        st.apply(st.legal_actions()[0])
+    return False
 
 
 def full_deck(variant, top: str = "") -> list[Card]:

@@ -1,7 +1,7 @@
 """Naive, independent reference implementation of full-information Hanabi
 rules (custom variants), used only by tests to cross-check the fast engine.
 
-Deliberately simple: every apply() deep-copies the whole game.
+Deliberately simple: every apply() returns a new game (a copy of the whole state).
 Standard library only; imports nothing from the project.
 
 Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
@@ -227,13 +227,23 @@ class RefGame:
         legal = [a for a in candidates if self._illegal_reason(a) is None]
         return sorted(set(legal))
 
+    def _copy(self):
+        """A new game in this game's state, with its own copies of the mutable state
+        (hands, stacks, discards; the counters are plain values); the fixed settings
+        (variant, deck, options), which nothing changes, are shared."""
+        g = copy.copy(self)
+        g.hands = [list(h) for h in self.hands]
+        g.stacks = list(self.stacks)
+        g.discards = list(self.discards)
+        return g
+
     def apply(self, action):
         if isinstance(action, list):
             action = tuple(action)
         reason = self._illegal_reason(action)
         if reason is not None:
             raise ValueError("illegal action %r: %s" % (action, reason))
-        g = copy.deepcopy(self)
+        g = self._copy()
         me = g.current
         kind = action[0]
         deck_had_cards = g._deck_remaining() > 0
@@ -307,9 +317,31 @@ class RefGame:
         )
 
 
+def distinct_moves(game):
+    """The legal actions of `game`, with the clues merged: every play and discard, and
+    the first legal clue only (none if no clue is legal).
+
+    Every card is visible to every player, so a clue informs nobody: by the rules a
+    given clue spends one clue token and passes the turn, whichever player, colour or
+    rank it names, and nothing else about the game changes (apply() records nothing of
+    the clue). Every legal clue therefore leads to one and the same position, and a
+    search over the positions needs to try one of them."""
+    moves, clue = [], None
+    for a in game.legal_actions():
+        if a[0] in ("color", "rank"):
+            if clue is None:
+                clue = a
+        else:
+            moves.append(a)
+    if clue is not None:
+        moves.append(clue)
+    return moves
+
+
 def brute_force_max(game):
-    """Maximum final score over all legal lines from `game` (plain recursion,
-    memoised on the exact full-state key)."""
+    """Maximum final score over all legal lines from `game` (plain recursion over the
+    positions, memoised on the exact full-state key; of the clues, which all lead to the
+    same position, one is tried: see distinct_moves)."""
     memo = {}
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 10000))
@@ -320,7 +352,7 @@ def brute_force_max(game):
             key = g.state_key()
             if key in memo:
                 return memo[key]
-            actions = g.legal_actions()
+            actions = distinct_moves(g)
             if not actions:
                 # cannot happen under these rules (play is always legal),
                 # but be safe: a stuck game is scored as it stands

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import SHARED, assert_clean_error, real_game_files, run_cli
+from conftest import HANABLIVE, NV_SAMPLE, SHARED, assert_clean_error, read_rows, real_game_files, run_cli, shared_file
 from solver.analysis.jobs import job_game, make_jobs, parse_range, solve_job
 from solver.analysis.review import review
 from solver.analysis.run import run_batch
@@ -20,15 +20,19 @@ from solver.analysis.store import FIELDS, Store
 from solver.game import Action, MalformedError, format_compact, load_file
 from solver.portfolio import replay_score, solve
 
-NV = SHARED / "decks" / "nv_winnable.jsonl"
-HARD = SHARED / "decks" / "hard_2p.jsonl"
+NV = NV_SAMPLE  # a few decks of nv_winnable.jsonl (tests/data/decks), always there
+NV_FULL = SHARED / "decks" / "nv_winnable.jsonl"  # all 600: only in the shared data folder
 
 
-def deck_file(tmp_path, src=NV, n=8, start=0, name="decks.jsonl"):
-    lines = src.read_text().splitlines()[start:start + n]
+def deck_file(tmp_path, players=2, n=8, start=0, name="decks.jsonl"):
+    """The decks p{players}c1s{start} ... s{start + n - 1} of nv_winnable.jsonl (from the copy
+    in tests/data/decks), as a deck file ``name`` in ``tmp_path``; returns it and the rows."""
+    lines = {json.loads(x)["id"]: x for x in NV.read_text().splitlines() if x.strip()}
+    ids = [f"p{players}c1s{k}" for k in range(start, start + n)]
+    assert all(i in lines for i in ids), f"not all of {ids} are in {NV}"
     p = tmp_path / name
-    p.write_text("\n".join(lines) + "\n")
-    return p, [json.loads(x) for x in lines]
+    p.write_text("\n".join(lines[i] for i in ids) + "\n")
+    return p, [json.loads(lines[i]) for i in ids]
 
 
 # --- seed ranges -------------------------------------------------------------------
@@ -96,7 +100,7 @@ def stable(row: dict) -> tuple:
 
 
 def test_analyse_stores_what_solve_computes_and_resumes(tmp_path):
-    p, objs = deck_file(tmp_path, n=6, start=300)  # 3-player decks: fast and deterministic
+    p, objs = deck_file(tmp_path, players=3, n=6)  # 3-player decks: fast and deterministic
     db = tmp_path / "r.sqlite"
     res = run_cli("analyse", p, "--db", db, "--jobs", "2", "--quiet")
     assert res.exit_code == 0, res.output
@@ -120,7 +124,7 @@ def test_analyse_stores_what_solve_computes_and_resumes(tmp_path):
 
 
 def test_store_rejects_duplicates_and_foreign_files(tmp_path):
-    p, _ = deck_file(tmp_path, n=1, start=300)
+    p, _ = deck_file(tmp_path, players=3, n=1)
     row = solve_job(make_jobs([str(p)])[0], timeout=10)
     with Store(tmp_path / "a.sqlite") as st:
         assert st.add(row) is True
@@ -149,7 +153,7 @@ def test_store_rejects_duplicates_and_foreign_files(tmp_path):
 
 
 def test_run_batch_in_process_and_pool_agree(tmp_path):
-    p, _ = deck_file(tmp_path, n=6, start=450)  # 5-player decks
+    p, _ = deck_file(tmp_path, players=5, n=6)  # 5-player decks
     jobs = make_jobs([str(p)])
     with Store(tmp_path / "one.sqlite") as a, Store(tmp_path / "two.sqlite") as b:
         r1 = run_batch(jobs, a, timeout=10, workers=1)
@@ -171,7 +175,9 @@ def same_facts(a: dict, b: dict) -> bool:
 def test_killed_run_loses_nothing_and_duplicates_nothing(tmp_path):
     """SIGKILL a batch mid-way, check the store is intact, resume, and compare with an
     uninterrupted run."""
-    p, _ = deck_file(tmp_path, n=600)
+    p = tmp_path / "decks.jsonl"
+    p.write_text(shared_file(NV_FULL).read_text())  # 600 decks
+    assert len(read_rows(p)) == 600
     db = tmp_path / "killed.sqlite"
     cmd = [sys.executable, "-m", "hanabi_cli", "analyse", str(p), "--db", str(db), "--jobs", "2",
            "--timeout", "2", "--quiet"]
@@ -214,7 +220,7 @@ def test_dask_local_cluster_and_scheduler_address(tmp_path):
     pytest.importorskip("dask.distributed")
     from dask.distributed import LocalCluster
 
-    p, _ = deck_file(tmp_path, n=4, start=300)
+    p, _ = deck_file(tmp_path, players=3, n=4)
     db = tmp_path / "dask.sqlite"
     res = run_cli("analyse", p, "--db", db, "--dask", "--jobs", "2", "--quiet")
     assert res.exit_code == 0, res.output
@@ -222,7 +228,7 @@ def test_dask_local_cluster_and_scheduler_address(tmp_path):
     assert run_cli("analyse", p, "--db", ref, "--jobs", "1", "--quiet").exit_code == 0
     with Store(db) as a, Store(ref) as b:
         assert [stable(r) for r in a.dump()] == [stable(r) for r in b.dump()]
-    p2, _ = deck_file(tmp_path, n=3, start=320, name="more.jsonl")
+    p2, _ = deck_file(tmp_path, players=3, n=3, start=20, name="more.jsonl")
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         res = run_cli("analyse", p2, "--db", db, "--scheduler", cluster.scheduler_address, "--quiet")
     assert res.exit_code == 0, res.output
@@ -233,8 +239,8 @@ def test_dask_local_cluster_and_scheduler_address(tmp_path):
 # --- report --------------------------------------------------------------------------------
 
 def test_report_text_json_csv_and_plots(tmp_path):
-    p, objs = deck_file(tmp_path, n=6, start=0)  # 2-player decks
-    q, more = deck_file(tmp_path, n=4, start=300, name="three.jsonl")
+    p, objs = deck_file(tmp_path, players=2, n=6)  # 2-player decks
+    q, more = deck_file(tmp_path, players=3, n=4, name="three.jsonl")
     db = tmp_path / "r.sqlite"
     assert run_cli("analyse", p, q, "--db", db, "--jobs", "2", "--quiet").exit_code == 0
     res = run_cli("report", db, "--json")
@@ -355,7 +361,7 @@ def test_seed_range_jobs_deal_as_the_site(tmp_path):
         g = job_game(j)
         assert g.num_players == int(j["key"][1])
         if j["key"] in files:
-            real = load_file(SHARED / "hanablive" / files[j["key"]]).game
+            real = load_file(HANABLIVE / files[j["key"]]).game
             assert g.deck == real.deck
     assert job_game(jobs[1]).deck != job_game(jobs[0]).deck
     db = tmp_path / "s.sqlite"
@@ -409,7 +415,7 @@ def test_redo_undecided_only_touches_open_winnability(tmp_path):
 def test_redo_open_replaces_only_with_tighter_results(tmp_path):
     from dataclasses import replace
 
-    p, _ = deck_file(tmp_path, n=3, start=300)
+    p, _ = deck_file(tmp_path, players=3, n=3)
     db = tmp_path / "r.sqlite"
     jobs = make_jobs([str(p)])
     rows = [solve_job(j, timeout=30) for j in jobs]

@@ -1,5 +1,12 @@
 """Bad input gets a one-line ``error: ...`` on stderr naming the problem and where, exit
-code 2, and never a traceback; a fuzz test mutates real game files to make sure of it."""
+code 2, and never a traceback; a fuzz test mutates real game files (tests/data/hanablive)
+to make sure of it.
+
+Every command reads its input (FILE, --deck, --seed, --example, --players, --variant and
+the rule flags) through the same code (solver.cli.input_options, solver.inputs), so each
+bad input is checked here once, through ``replay`` (and ``show``, which replays a file's
+actions as ``solve`` does); tests/test_solve_cli.py keeps only the errors of ``solve``'s
+own options."""
 from __future__ import annotations
 
 import copy
@@ -14,7 +21,6 @@ from conftest import REPO, assert_clean_error, full_deck, real_game_files, run_c
 from solver.game import load_file, parse_variant
 
 FILES = real_game_files()
-needs_files = pytest.mark.skipif(not FILES, reason="no real game files in ../shared/hanablive")
 
 
 def _nv_game(**over):
@@ -58,7 +64,6 @@ def test_malformed_json(tmp_path, text):
     replay_error(tmp_path, text, "invalid JSON")
 
 
-@needs_files
 def test_truncated_real_file(tmp_path):
     text = FILES[0].read_text()
     for cut in (1, len(text) // 3, len(text) // 2, len(text) - 2):
@@ -134,9 +139,18 @@ def test_unknown_variant(tmp_path):
     replay_error(tmp_path, _nv_game(options={"variant": "Purple Rain (5 Suits)"}), "unknown variant", "Purple Rain")
 
 
-def test_unknown_variant_on_command_line(tmp_path):
+@pytest.mark.parametrize("args", [
+    ["--variant", "Nope", "FILE"],
+    ["--variant", "Nope", "--example"],
+    ["--variant", "Nope", "--players", "2", "--deck", "NV"],
+    ["--variant", "", "--players", "2", "--deck", "NV"],
+])
+def test_unknown_variant_on_command_line(tmp_path, args):
     path = _write(tmp_path, _nv_game())
-    assert_clean_error(run_cli("replay", "--json", "--variant", "Nope", path), "unknown variant")
+    v = parse_variant("No Variant")
+    nv = " ".join(c.to_str(v) for c in full_deck(v))
+    args = [str(path) if a == "FILE" else nv if a == "NV" else a for a in args]
+    assert_clean_error(run_cli("replay", "--json", *args), "unknown variant")
 
 
 def test_variant_flag_contradicts_file(tmp_path):
@@ -163,18 +177,23 @@ def test_deck_for_custom_variant_mismatch(tmp_path):
                  "deck does not match", "missing r2")
 
 
-def test_compact_deck_not_matching_variant():
-    res = run_cli("replay", "--json", "--players", "2", "--deck", "r1 r2 r3")
-    assert_clean_error(res, "--deck", "deck does not match")
-    res = run_cli("replay", "--json", "--players", "2", "--deck", "r1 q2")
-    assert_clean_error(res, "--deck", "deck position 1")
+@pytest.mark.parametrize("deck,needles", [
+    ("r1 q2", ["--deck", "deck position 1", "q2"]),
+    ("r1 r2 r3", ["--deck", "deck does not match"]),
+    ("r1 r6", ["--deck", "deck position 1"]),
+    ("r1, ,, #", ["deck does not match"]),
+    ("   ", ["--deck", "empty"]),
+    ("r11 y2", ["--deck", "deck position 0"]),
+])
+def test_malformed_compact_deck(deck, needles):
+    assert_clean_error(run_cli("replay", "--json", "--players", "2", "--deck", deck), *needles)
 
 
 # ---------------------------------------------------------------- illegal actions
-@needs_files
 @pytest.mark.parametrize("index,action,needle", [
     (0, {"type": 1, "target": 0}, "clue tokens"),        # discard with every token available
     (0, {"type": 0, "target": 40}, "still in the deck"),
+    (3, {"type": 0, "target": 99}, "no such card"),
     (7, {"type": 2, "target": 9, "value": 0}, "no such player"),
     (12, {"type": 3, "target": 0, "value": 9}, "rank clue"),
 ])
@@ -188,7 +207,6 @@ def test_illegal_action_names_its_index(tmp_path, index, action, needle):
     assert "action" in err
 
 
-@needs_files
 def test_clue_to_self_names_its_index(tmp_path):
     obj = _real(0)
     rec = load_file(FILES[0])
@@ -197,7 +215,6 @@ def test_clue_to_self_names_its_index(tmp_path):
     replay_error(tmp_path, obj, f"action {i}:", "themself")
 
 
-@needs_files
 def test_action_after_game_end(tmp_path):
     obj = _real(0)
     obj["actions"].append({"type": 3, "target": 1, "value": 1})
@@ -339,7 +356,6 @@ def mutate(rng: random.Random, obj: dict, text: str) -> tuple[str, str]:
     return desc, json.dumps(new)
 
 
-@needs_files
 def test_fuzz_mutated_real_games(tmp_path):
     rng = random.Random(20240601)
     originals = [(json.loads(p.read_text()), p.read_text()) for p in FILES]

@@ -10,32 +10,28 @@ line, up to the renaming of copies that ``canonical_line`` applies): on tiny var
 on the built-in variants with 2-6 players and real hand sizes, from mid-game positions.
 Hand-picked decks check the options that change the maximum (deck plays, empty clues,
 stacks kept on a strikeout); late positions of the built-in variants with 2-6 players are
-checked against a small exhaustive search over the engine; and, when ../shared is there,
-CP-SAT alone decides two hard two-player decks as labelled.
+checked against a small exhaustive search over the engine; and CP-SAT alone decides two
+hard two-player decks (tests/data/decks) as labelled.
+
+Every case is a live position: a random position that turns out finished (or, where the
+test compares maxima, with nothing left to decide) is drawn again from seeds derived from
+the case's seed (``live_position``), never skipped.
 """
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from refengine import TINY_VARIANTS as TINY, RefGame, brute_force_max, composition
-from conftest import as_tuple
+from conftest import HARD_SAMPLE, as_tuple, has_choice, read_rows
 from solver.encodings.cpsat import CpsatResult, canonical_line, cpsat_max, greedy_line, model_accepts
 from solver.game import (
     DISCARD, PLAY, Action, Card, Game, IllegalActionError, Rules, custom_variant, game_from_json,
     parse_compact, variant_by_name,
 )
 
-DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
-
-
-
-
-
-def random_position(seed: int, max_moves: int = 5):
+def random_position(seed, max_moves: int = 5):
     """A random tiny game walked 0..max_moves random legal moves in: the engine state and
     the reference game at the same position."""
     rng = random.Random(seed)
@@ -61,6 +57,18 @@ def random_position(seed: int, max_moves: int = 5):
         a = state.apply(rng.choice(state.legal_actions()))
         ref = ref.apply(as_tuple(a))
     return state, ref, rng
+
+
+def live_position(seed, max_moves: int = 5, *, choice: bool = False):
+    """``random_position(seed)`` if that position is live (the game not over, and with
+    ``choice`` something left to decide: see conftest.has_choice), else the first live
+    one of ``random_position(f"{seed}/1")``, ``f"{seed}/2"``, ...: deterministic, and a
+    case never tests a finished game."""
+    for k in range(200):
+        state, ref, rng = random_position(seed if k == 0 else f"{seed}/{k}", max_moves)
+        if not state.over and (not choice or has_choice(state)):
+            return state, ref, rng
+    raise AssertionError(f"no live position from seed {seed!r} or 199 seeds derived from it")
 
 
 def random_line(state, rng, clue_bias=0.5):
@@ -90,7 +98,7 @@ def assert_replays(state, res: CpsatResult) -> None:
 
 @pytest.mark.parametrize("seed", range(60))
 def test_maximum_matches_brute_force(seed):
-    state, ref, _ = random_position(seed)
+    state, ref, _ = live_position(seed, choice=True)
     want = brute_force_max(ref)
     # odd seeds: the bare model, no seed line; even seeds: seeded by the greedy playouts
     res = cpsat_max(state, workers=1, seed_tries=0 if seed % 2 else 8)
@@ -104,20 +112,16 @@ def test_maximum_matches_brute_force(seed):
 def test_every_legal_line_is_a_solution(seed):
     """A random legal line, with every variable fixed to its value along the line (after
     canonical_line's moves), is a solution: the model does not cut legal lines."""
-    state, _, rng = random_position(1000 + seed)
-    if state.over:
-        return
+    state, _, rng = live_position(1000 + seed)
     line, _ = random_line(state, rng)
-    assert model_accepts(state, line)
+    assert line and model_accepts(state, line)
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_hint_seeds_the_model(seed):
     """The hint is the seed line; the model then holds only lines that beat it. Either
     one does (and is found) or the hint is proven optimal and returned."""
-    state, ref, rng = random_position(2000 + seed)
-    if state.over:
-        return
+    state, ref, rng = live_position(2000 + seed, choice=True)
     line, score = random_line(state, rng)
     res = cpsat_max(state, hint=line, workers=1, seed_tries=0)
     assert res.stats["hint_score"] == res.stats["seed_score"] == score
@@ -279,7 +283,7 @@ def test_bare_model_and_one_phase_agree_with_brute_force(seed):
     driver (maximise only), the maximum is still the brute force's: the base rules alone are
     right, and the parts added for speed change no answer. Positions up to 10 random moves
     in (mid-game, final round)."""
-    state, ref, _ = random_position(5000 + seed, max_moves=10)
+    state, ref, _ = live_position(5000 + seed, max_moves=10, choice=True)
     want = brute_force_max(ref)
     for kw in ({"redundant": False, "symmetry": False}, {"redundant": False}, {"symmetry": False},
                {"two_phase": False}):
@@ -293,11 +297,9 @@ def test_mid_game_lines_are_solutions(seed):
     """Deeper mid-game positions (up to 10 random moves in): a random legal line from there,
     every variable fixed along it, satisfies the model with its redundant constraints (hand
     capacity, pace, ranks played once, no strikeout) and the symmetry breaking."""
-    state, _, rng = random_position(6000 + seed, max_moves=10)
-    if state.over:
-        return
+    state, _, rng = live_position(6000 + seed, max_moves=10)
     line, _ = random_line(state, rng, clue_bias=rng.choice([0.2, 0.5, 0.8]))
-    assert model_accepts(state, line)
+    assert line and model_accepts(state, line)
 
 
 @pytest.mark.parametrize("name, players", [
@@ -311,30 +313,30 @@ def test_builtin_lines_are_solutions(name, players):
     rng = random.Random(f"{name}/{players}")
     v = variant_by_name(name)
     for k in range(3):
-        cards = [Card(s, r) for s, r in v.composition()]
-        rng.shuffle(cards)
         rules = Rules(v, deck_plays=k == 1, empty_clues=k == 2)
-        state = Game(rules, players, cards, starting_player=rng.randrange(players)).initial_state()
-        for _ in range(rng.choice([0, 10, 30, 45])):
-            if state.over:
+        for _ in range(100):  # a walk that ends the game is drawn again (from the same rng)
+            cards = [Card(s, r) for s, r in v.composition()]
+            rng.shuffle(cards)
+            state = Game(rules, players, cards, starting_player=rng.randrange(players)).initial_state()
+            for _ in range(rng.choice([0, 10, 30, 45])):
+                if state.over:
+                    break
+                _, line = greedy_line(state, tries=1)
+                state.apply(line[0] if rng.random() < 0.7 else rng.choice(state.legal_actions()))
+            if not state.over:
                 break
-            _, line = greedy_line(state, tries=1)
-            state.apply(line[0] if rng.random() < 0.7 else rng.choice(state.legal_actions()))
-        if state.over:
-            continue
+        assert not state.over, (name, players, k, "no live position in 100 walks")
         line, _ = random_line(state, rng, clue_bias=0.3)
-        assert model_accepts(state, line), (name, players, k)
+        assert line and model_accepts(state, line), (name, players, k)
 
 
 @pytest.mark.parametrize("index", [0, 7])
 def test_hard_two_player_deck_decided_by_cpsat_alone(index):
-    """Two decks of ../shared/decks/hard_2p.jsonl (0: unwinnable, 7: winnable), from turn 0:
-    CP-SAT alone finds a line of the maximum and proves it (the first phase settles whether
-    25 is reachable)."""
-    path = DECKS / "hard_2p.jsonl"
-    if not path.exists():
-        pytest.skip("../shared/decks/hard_2p.jsonl is not there")
-    d = json.loads(path.read_text().splitlines()[index])
+    """Two decks of hard_2p.jsonl (0: unwinnable, 7: winnable; copies in tests/data/decks),
+    from turn 0: CP-SAT alone finds a line of the maximum and proves it (the first phase
+    settles whether 25 is reachable)."""
+    d = read_rows(HARD_SAMPLE)[index]
+    assert d["id"] == f"rama_hard_decks-{index}"
     state = game_from_json({"deck": d["deck"]}, d["id"], players=d["players"]).game.initial_state()
     res = cpsat_max(state, timeout=120)
     assert res.status == "optimal" and res.max_score == res.upper_bound

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import SHARED, assert_clean_error, run_cli
+from conftest import NV_SAMPLE, assert_clean_error, run_cli
 from puzzles import analysis
 from puzzles.check import check_answer, check_puzzle
 from puzzles.format import VERSION, Puzzle, dumps, load_puzzle, parse_puzzle, write_puzzle
@@ -424,9 +424,8 @@ def test_cli_generate(tmp_path, play_puzzles):
     assert res.exit_code == 2 and "bogus" in res.output
 
 
-@pytest.mark.skipif(not (SHARED / "decks" / "nv_winnable.jsonl").exists(), reason="no ../shared/decks")
 def test_generate_from_deck_file_and_seeds():
-    ps, _ = generate(Config(count=1, seed=1, decks=[str(SHARED / "decks" / "nv_winnable.jsonl")]))
+    ps, _ = generate(Config(count=1, seed=1, decks=[str(NV_SAMPLE)]))  # a few decks of nv_winnable.jsonl
     assert ps[0].metadata["source"]["kind"] == "deck file"
     assert check_puzzle(ps[0], LIMITS).valid
     ps, _ = generate(Config(count=1, seed=1, source_seeds=True))

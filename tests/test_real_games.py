@@ -1,18 +1,18 @@
-"""Real hanab.live games (../shared/hanablive/) replay to the score and end in expected.json,
-through the engine and through ``hanabi replay --json``."""
+"""Real hanab.live games (tests/data/hanablive/, copies of ../shared/hanablive/) replay to
+the score and end in expected.json, through the engine and through ``hanabi replay --json``."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from conftest import HANABLIVE, expected_results, real_game_files, run_cli
+from conftest import HANABLIVE, SHARED, expected_results, needs_shared, real_game_files, run_cli
 from solver.game import load_file, variant_by_name
 
 END = {"all stacks complete": "perfect", "final round finished": "final_round", "strikeout": "strikeout"}
 
 FILES = real_game_files()
-pytestmark = pytest.mark.skipif(not FILES, reason=f"no game files in {HANABLIVE}")
+SHARED_GAMES = SHARED / "hanablive"
 
 
 def _end(expected: dict) -> str:
@@ -23,6 +23,16 @@ def _end(expected: dict) -> str:
 def test_every_file_has_an_expectation():
     expected = expected_results()
     assert sorted(p.name for p in FILES) == sorted(expected)
+
+
+@needs_shared(SHARED_GAMES)
+def test_copies_are_the_shared_games():
+    """tests/data/hanablive holds every game of ../shared/hanablive and its expected.json,
+    byte for byte."""
+    shared = sorted(p.name for p in SHARED_GAMES.glob("*.json"))
+    assert shared == sorted(p.name for p in HANABLIVE.glob("*.json"))
+    for name in shared:
+        assert (HANABLIVE / name).read_bytes() == (SHARED_GAMES / name).read_bytes(), name
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from refengine import RefGame, composition
+from refengine import RefGame, brute_force_max, composition, distinct_moves
 from conftest import as_action, as_tuple
 from solver.game import COLOR_CLUE, PLAY, Card, Game, IllegalActionError, Rules, custom_variant
 
@@ -145,3 +145,29 @@ def play_both(setup, data):
         state.pop()
         assert state.snapshot() == snap and state.end_reason == end
     assert state.turn == 0 and state == game.initial_state()
+
+
+def _every_line_max(g, memo):
+    """The maximum over every legal action, clues included one by one (no merging)."""
+    if g.over:
+        return g.score
+    key = g.state_key()
+    if key not in memo:
+        memo[key] = max(_every_line_max(g.apply(a), memo) for a in g.legal_actions())
+    return memo[key]
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(setup=setups(max_suits=2, max_rank=3, max_cards=3, max_players=3, max_hand=2, max_tokens=2))
+def test_merged_clues_change_no_maximum(setup):
+    """brute_force_max tries one clue per position (refengine.distinct_moves): its maximum
+    is the maximum over every legal line, every clue tried."""
+    variant, players, deck, opts = setup
+    ref = RefGame(variant, players, deck, empty_clues=opts["empty_clues"],
+                  keep_stacks_on_strikeout=opts["stacks"], deck_plays=opts["deck_plays"],
+                  starting_player=opts["start"])
+    moves = distinct_moves(ref)
+    legal = ref.legal_actions()
+    assert [a for a in legal if a[0] in ("play", "discard")] == [a for a in moves if a[0] in ("play", "discard")]
+    assert sum(a[0] in ("color", "rank") for a in moves) == any(a[0] in ("color", "rank") for a in legal)
+    assert brute_force_max(ref) == _every_line_max(ref, {})

@@ -2,8 +2,8 @@
 
 The reference values come from a real Go program (tests/go/seedvectors.go): stored in
 tests/data/seed_vectors.json, and also run live when ``go`` is on PATH. The real games in
-../shared/hanablive were dealt by the hanab.live server from the seeds in expected.json;
-their decks must come out exactly.
+tests/data/hanablive (copies of ../shared/hanablive) were dealt by the hanab.live server
+from the seeds in expected.json; their decks must come out exactly.
 """
 from __future__ import annotations
 
@@ -30,14 +30,8 @@ VECTORS = json.loads(VECTORS_FILE.read_text())
 M31 = (1 << 31) - 1
 
 
-def _real_games():
-    if not (HANABLIVE / "expected.json").exists():
-        return []
-    return sorted((name, info) for name, info in expected_results().items() if info.get("seed"))
-
-
-REAL = _real_games()
-needs_real = pytest.mark.skipif(not REAL, reason="no real games in ../shared/hanablive")
+REAL = sorted((name, info) for name, info in expected_results().items() if info.get("seed"))
+assert REAL, f"no real games with a seed in {HANABLIVE / 'expected.json'}"
 
 
 # ---------------------------------------------------------------- the port vs Go's output
@@ -163,7 +157,6 @@ def test_shuffle_state_continues_like_gorand():
 
 
 # ---------------------------------------------------------------- real hanab.live games
-@needs_real
 @pytest.mark.parametrize("name,info", REAL, ids=[n for n, _ in REAL])
 def test_real_game_decks(name, info):
     rec = load_file(HANABLIVE / name)
@@ -175,7 +168,6 @@ def test_real_game_decks(name, info):
     assert g.deck == rec.game.deck and g.rules == rec.game.rules and g.num_players == players
 
 
-@needs_real
 def test_real_game_seed_with_explicit_agreeing_arguments():
     name, info = REAL[0]
     rec = load_file(HANABLIVE / name)
@@ -357,7 +349,6 @@ def test_cli_deal_hand_size_flags():
     assert res.exit_code == 0 and "4 players, 5 cards each" in res.stdout
 
 
-@needs_real
 @pytest.mark.parametrize("name,info", REAL, ids=[n for n, _ in REAL])
 def test_cli_seed_input_matches_the_game_file(name, info):
     """``--seed`` is an input like FILE: the starting position equals the real game's."""

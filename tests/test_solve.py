@@ -7,8 +7,15 @@
 2. Every returned line replays in the rules engine to exactly ``max_score`` and ends the
    game (random positions, including full No Variant decks for 2-6 players and other
    built-in variants and rule options), also when the search is cut off.
-3. Reference decks: the first 50 decks of each player count in ``nv_winnable.jsonl`` and
-   the first 20 of ``hard_2p.jsonl`` agree with their ``winnable`` labels, exactly.
+3. Reference decks: the first 20 decks of ``hard_2p.jsonl`` and the five unwinnable decks
+   of ``nv_winnable.jsonl`` (copies in tests/data/decks), and, when the shared data folder
+   is there, the first 50 decks of each player count in ``nv_winnable.jsonl``, agree with
+   their ``winnable`` labels, exactly.
+
+Every case is a live position: where a case draws its position at random and the position
+turns out finished (or, where the test compares maxima, with nothing left to decide: see
+conftest.has_choice), it is drawn again from seeds derived from the case's seed
+(``live_case``), never skipped.
 
 A failing case prints everything needed to reproduce it: the variant object, player count,
 deck, rule options, the action prefix, and a hanab.live game JSON for ``hanabi solve FILE``.
@@ -18,21 +25,23 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from refengine import RefGame, brute_force_max, composition
-from conftest import as_action, as_tuple
+from conftest import (
+    HARD_SAMPLE, NV_SAMPLE, SHARED, as_action, as_tuple, has_choice, needs_shared, read_rows, shared_file,
+    shared_params,
+)
 from solver.game import (
     PLAY, Action, Card, Game, Rules, custom_variant, format_compact,
     game_from_json, game_to_json, parse_variant,
 )
 from solver.portfolio import solve
 
-DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
+DECKS = SHARED / "decks"
 
 # the reference-deck groups that take minutes in total (not deselected by default);
 # register the marker in pyproject.toml ([tool.pytest.ini_options] markers) to silence
@@ -135,6 +144,37 @@ def random_prefix(rng: random.Random, state, *, stop_deck_left: int | None = Non
     return out
 
 
+def derived_rngs(seed, tries: int = 200):
+    """``random.Random(seed)``, then ``random.Random(f"{seed}/1")``, ``f"{seed}/2"``, ...:
+    the random sources a case draws its position from, in turn, until it is live."""
+    for k in range(tries):
+        yield random.Random(seed if k == 0 else f"{seed}/{k}")
+
+
+def live_case(seed, make, *, choice: bool = True) -> Case:
+    """The case ``make(rng)`` (a Case, its prefix set) for the first rng of
+    ``derived_rngs(seed)`` whose position is live: the game not over and, with ``choice``,
+    something left to decide."""
+    for rng in derived_rngs(seed):
+        case = make(rng)
+        state, _ = case.positions()
+        if not state.over and (not choice or has_choice(state)):
+            return case
+    raise AssertionError(f"no live position from seed {seed!r} or the seeds derived from it")
+
+
+def live_walk(state, rng, seed, walk):
+    """``walk(rng, st)`` (random moves that advance ``st``) on a copy of ``state``; if that
+    ends the game, again with ``random.Random(f"{seed}/1")``, ``f"{seed}/2"``, ... instead
+    of ``rng``: the first position reached that is not over."""
+    for k in range(200):
+        st_ = state.copy()
+        walk(rng if k == 0 else random.Random(f"{seed}/{k}"), st_)
+        if not st_.over:
+            return st_
+    raise AssertionError(f"every walk from seed {seed!r} and the seeds derived from it ended the game")
+
+
 # ---------------------------------------------------------------- checks
 def check_solution(state, sol, where: str = "") -> None:
     """Internal consistency of a Solution for ``state``; the line must replay in the
@@ -179,42 +219,56 @@ def agree_with_brute_force(case: Case) -> None:
 @pytest.mark.parametrize("seed", range(150))
 def test_brute_force_from_the_start(seed):
     """Random tiny variants (at most 8 cards), from the initial position."""
-    rng = random.Random(1000 + seed)
-    agree_with_brute_force(random_case(rng, max_cards=8))
+    agree_with_brute_force(live_case(1000 + seed, lambda rng: random_case(rng, max_cards=8)))
 
 
 @pytest.mark.parametrize("seed", range(150))
 def test_brute_force_mid_game(seed):
     """Random tiny variants (up to 12 cards), from a position reached by random legal moves
     (mostly good plays), with a few cards left in the deck or in the final round."""
-    rng = random.Random(5000 + seed)
-    case = random_case(rng, max_cards=12)
-    state = case.game().initial_state()
-    case.prefix = random_prefix(rng, state, stop_deck_left=rng.choice([0, 1, 2, 3, 4]))
-    agree_with_brute_force(case)
+    def make(rng):
+        case = random_case(rng, max_cards=12)
+        case.prefix = random_prefix(rng, case.game().initial_state(), stop_deck_left=rng.choice([0, 1, 2, 3, 4]))
+        return case
+
+    agree_with_brute_force(live_case(5000 + seed, make))
 
 
 @pytest.mark.parametrize("seed", range(60))
 def test_brute_force_mid_game_wild(seed):
     """Positions reached by uniformly random legal moves (misplays, clue stalls, early
-    discards), at any depth, including finished games."""
-    rng = random.Random(9000 + seed)
-    case = random_case(rng, max_cards=8)
-    state = case.game().initial_state()
-    case.prefix = random_prefix(rng, state, max_moves=rng.randint(0, 14), careful=0.0)
-    agree_with_brute_force(case)
+    discards), at any depth short of the end (a finished game: test_finished_game)."""
+    def make(rng):
+        case = random_case(rng, max_cards=8)
+        case.prefix = random_prefix(rng, case.game().initial_state(), max_moves=rng.randint(0, 14), careful=0.0)
+        return case
+
+    agree_with_brute_force(live_case(9000 + seed, make))
 
 
 @st.composite
 def tiny_cases(draw):
+    """A live tiny case (something left to decide): the drawn seed's walk, cut back to its
+    last position with something left to decide if it went further; a seed whose game has
+    nothing to decide at all is replaced by the first seed derived from it that has."""
     seed = draw(st.integers(0, 2**32 - 1))
-    rng = random.Random(seed)
-    case = random_case(rng, max_cards=draw(st.integers(5, 8)))
-    state = case.game().initial_state()
+    max_cards = draw(st.integers(5, 8))
     legal_moves = draw(st.integers(0, 10))
     careful = draw(st.sampled_from([0.0, 0.6, 1.0]))
-    case.prefix = random_prefix(rng, state, max_moves=legal_moves, careful=careful)
-    return case
+
+    def make(rng):
+        case = random_case(rng, max_cards=max_cards)
+        state = case.game().initial_state()
+        walk = random_prefix(rng, state.copy(), max_moves=legal_moves, careful=careful)
+        live = [0] if has_choice(state) else []
+        for k, a in enumerate(walk, 1):
+            state.apply(a)
+            if has_choice(state):
+                live.append(k)
+        case.prefix = walk[:live[-1]] if live else walk
+        return case
+
+    return live_case(seed, make)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -290,8 +344,10 @@ def test_line_replays_no_variant(seed):
     rng = random.Random(seed)
     game = Game(Rules(parse_variant("No Variant")), players, nv_deck(f"line-{seed}"))
     state = game.initial_state()
-    if seed % 4:
-        random_prefix(rng, state, max_moves=rng.randint(1, 45), careful=rng.choice([0.5, 0.8, 1.0]))
+    if seed % 4:  # a walk that ends the game is drawn again
+        state = live_walk(state, rng, seed, lambda r, st_: random_prefix(
+            r, st_, max_moves=r.randint(1, 45), careful=r.choice([0.5, 0.8, 1.0])))
+    assert not state.over
     sol = solve(state, timeout=10)
     check_solution(state, sol, f"No Variant, {players} players, seed {seed!r}, turn {state.turn}")
 
@@ -319,8 +375,10 @@ def test_line_replays_other_variants(seed):
     rng.shuffle(deck)
     game = Game(Rules(v, **opts), players, deck)
     state = game.initial_state()
-    if seed % 3:
-        random_prefix(rng, state, max_moves=rng.randint(1, 50), careful=0.8)
+    if seed % 3:  # a walk that ends the game is drawn again
+        state = live_walk(state, rng, seed,
+                          lambda r, st_: random_prefix(r, st_, max_moves=r.randint(1, 50), careful=0.8))
+    assert not state.over
     sol = solve(state, timeout=10)
     check_solution(state, sol, f"{name} {opts}, {players} players, deck {format_compact(deck, v)!r}, turn {state.turn}")
 
@@ -338,14 +396,13 @@ def test_cut_off_search_still_gives_a_replayable_line(node_limit, players):
 
 
 def _advanced(game, seed):
-    state = game.initial_state()
-    random_prefix(random.Random(seed), state, max_moves=20, careful=0.9)
-    return state
+    """20 random moves in (a walk that ends the game is drawn again)."""
+    return live_walk(game.initial_state(), random.Random(seed), seed,
+                     lambda r, st_: random_prefix(r, st_, max_moves=20, careful=0.9))
 
 
 def test_tiny_timeout_still_gives_a_replayable_line():
-    rows = _deck_rows("hard_2p.jsonl", {2: 1})
-    state = _game_of(rows[0]).initial_state()
+    state = _game_of(HARD_ROWS[0]).initial_state()
     sol = solve(state, timeout=0.01)
     check_solution(state, sol, "hard_2p deck 0 with timeout=0.01")
 
@@ -404,7 +461,7 @@ def test_positions_along_the_line_keep_the_maximum(seed):
     """Every position on an optimal line still reaches the maximum (solved again), and
     after any other first move the maximum is no higher (tiny variants, checked against
     the brute force at the start)."""
-    case = random_case(random.Random(20000 + seed), max_cards=8)
+    case = live_case(20000 + seed, lambda rng: random_case(rng, max_cards=8))
     state, ref = case.positions()
     sol = solve(state)
     assert sol.max_score == brute_force_max(ref), case.describe()
@@ -440,10 +497,7 @@ def test_maximum_never_rises_along_real_games():
     from conftest import expected_results, real_game_files
     from solver.game import load_file
 
-    files = real_game_files()
-    if not files:
-        pytest.skip("no real game files")
-    for path in files:
+    for path in real_game_files():
         exp = expected_results()[path.name]
         rec = load_file(path)
         st_ = rec.game.initial_state()
@@ -461,18 +515,15 @@ def test_maximum_never_rises_along_real_games():
 
 
 # ---------------------------------------------------------------- 3. reference decks
-def _deck_rows(name: str, per_players: dict | int) -> list[dict]:
-    path = DECKS / name
+def _deck_rows(path, per_players: int) -> list[dict]:
+    """The first ``per_players`` decks of each player count in ``path`` ([] if it is not
+    there)."""
     if not path.exists():
         return []
     rows, seen = [], {}
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        r = json.loads(line)
+    for r in read_rows(path):
         n = r["players"]
-        want = per_players if isinstance(per_players, int) else per_players.get(n, 0)
-        if seen.get(n, 0) < want:
+        if seen.get(n, 0) < per_players:
             seen[n] = seen.get(n, 0) + 1
             rows.append(r)
     return rows
@@ -502,33 +553,41 @@ def check_labelled_deck(row: dict, timeout: float) -> None:
         assert sol.max_score <= sol.upper_bound, where
 
 
-NV_ROWS = _deck_rows("nv_winnable.jsonl", 50)
-HARD_ROWS = _deck_rows("hard_2p.jsonl", {2: 20})
-needs_decks = pytest.mark.skipif(not NV_ROWS or not HARD_ROWS, reason=f"no reference decks in {DECKS}")
+# always there: copies of the first 20 decks of hard_2p.jsonl and of the five unwinnable
+# decks of nv_winnable.jsonl (all 2-player, beyond the first 50) in tests/data/decks
+HARD_ROWS = read_rows(HARD_SAMPLE)
+NV_UNWINNABLE = [r for r in read_rows(NV_SAMPLE) if not r["winnable"]]
+# in the shared data folder only: the first 50 decks of each player count
+NV_FILE = DECKS / "nv_winnable.jsonl"
+NV_ROWS = _deck_rows(NV_FILE, 50)
 
 
-@needs_decks
 def test_reference_deck_selection():
+    assert [r["id"] for r in HARD_ROWS] == [f"rama_hard_decks-{k}" for k in range(20)]
+    assert [r["id"] for r in NV_UNWINNABLE] == ["p2c1s129", "p2c1s138", "p2c1s190", "p2c1s192", "p2c1s256"]
+
+
+@needs_shared(NV_FILE)
+def test_reference_deck_selection_in_shared():
     assert sorted({r["players"] for r in NV_ROWS}) == [2, 3, 4, 5, 6]
     assert all(sum(r["players"] == n for r in NV_ROWS) == 50 for n in range(2, 7))
-    assert len(HARD_ROWS) == 20
+    # the copies in tests/data are the shared files' lines, unchanged
+    for sample, name in ((HARD_SAMPLE, "hard_2p.jsonl"), (NV_SAMPLE, "nv_winnable.jsonl")):
+        path = shared_file(DECKS / name)
+        lines = set(path.read_text().splitlines())
+        assert all(line in lines for line in sample.read_text().splitlines()), (sample, path)
+    assert [r for r in read_rows(NV_FILE) if not r["winnable"]] == NV_UNWINNABLE
 
 
-@needs_decks
-@pytest.mark.parametrize("row", NV_ROWS, ids=lambda r: r["id"])
+@pytest.mark.parametrize("row", shared_params(NV_FILE, NV_ROWS, ids=lambda r: r["id"]))
 def test_nv_winnable_decks(row):
     check_labelled_deck(row, timeout=60)
 
 
-@needs_decks
 @SLOW
 @pytest.mark.parametrize("row", HARD_ROWS, ids=lambda r: r["id"])
 def test_hard_2p_decks(row):
     check_labelled_deck(row, timeout=60)
-
-
-NV_UNWINNABLE = [r for r in (json.loads(x) for x in (DECKS / "nv_winnable.jsonl").read_text().splitlines()
-                             if x.strip()) if not r["winnable"]] if (DECKS / "nv_winnable.jsonl").exists() else []
 
 
 @SLOW

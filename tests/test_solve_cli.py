@@ -1,6 +1,9 @@
-"""``hanabi solve``: clean one-line errors on bad input, the ``--json`` object, the human
-output, ``--replay-out`` (a hanab.live game JSON the engine loads and replays to the
-maximum), and solving from the position after a file's actions."""
+"""``hanabi solve``: clean one-line errors for its own options and a few inputs, the
+``--json`` object, the human output, ``--replay-out`` (a hanab.live game JSON the engine
+loads and replays to the maximum), and solving from the position after a file's actions.
+
+Bad input in general (files, --deck, --players, --variant, illegal actions), which every
+command reads through the same code, is tested once, in tests/test_bad_input.py."""
 from __future__ import annotations
 
 import json
@@ -18,7 +21,6 @@ from solver.game import (
 from solver.portfolio import solve as api_solve
 
 FILES = real_game_files()
-needs_files = pytest.mark.skipif(not FILES, reason="no real game files in ../shared/hanablive")
 
 NV = parse_variant("No Variant")
 
@@ -75,98 +77,9 @@ def check_json(out: dict, start_state) -> None:
 
 
 # ---------------------------------------------------------------- bad input
-@pytest.mark.parametrize("args,needles", [
-    (["--players", "2", "--deck", "r1 q2"], ["--deck", "deck position 1", "q2"]),
-    (["--players", "2", "--deck", "r1 r2 r3"], ["--deck", "deck does not match"]),
-    (["--players", "2", "--deck", "r1 r6"], ["--deck", "deck position 1"]),
-    (["--players", "2", "--deck", "r1, ,, #"], ["deck does not match"]),
-    (["--players", "2", "--deck", "   "], ["--deck", "empty"]),
-    (["--players", "2", "--deck", "r11 y2"], ["--deck", "deck position 0"]),
-])
-def test_malformed_deck_notation(args, needles):
-    assert_clean_error(run_cli("solve", *args), *needles)
-
-
 def test_malformed_deck_notation_in_file(tmp_path):
     path = write(tmp_path, nv_text(1).replace("b3", "x3", 1), "deck.txt")
     assert_clean_error(run_cli("solve", "--players", "3", path), str(path), "unknown suit letter 'x'")
-    path = write(tmp_path, nv_text(1), "deck2.txt")
-    assert_clean_error(run_cli("solve", path), str(path), "player count")
-
-
-@pytest.mark.parametrize("args", [
-    ["--variant", "Nope", "--example"],
-    ["--variant", "Nope", "--players", "2", "--deck", nv_text()],
-    ["--variant", "", "--players", "2", "--deck", nv_text()],
-])
-def test_unknown_variant_on_command_line(args):
-    assert_clean_error(run_cli("solve", *args), "unknown variant")
-
-
-def test_unknown_variant_in_file(tmp_path):
-    path = write(tmp_path, nv_game_obj(options={"variant": "Purple Rain (5 Suits)"}))
-    assert_clean_error(run_cli("solve", "--json", path), str(path), "unknown variant", "Purple Rain")
-
-
-def test_bad_custom_variant_in_file(tmp_path):
-    path = write(tmp_path, nv_game_obj(options={"variant": {"suits": 2, "ranks": [1, 2], "handSize": 1}}))
-    assert_clean_error(run_cli("solve", path), str(path), "clueTokens")
-
-
-@pytest.mark.parametrize("n", ["1", "7", "0", "-3"])
-def test_wrong_player_count_on_command_line(n):
-    assert_clean_error(run_cli("solve", "--players", n, "--deck", nv_text()), "player count")
-
-
-@pytest.mark.parametrize("names", [[], ["Solo"], [f"P{i}" for i in range(7)]])
-def test_wrong_player_count_in_file(tmp_path, names):
-    path = write(tmp_path, nv_game_obj(players=2) | {"players": names})
-    assert_clean_error(run_cli("solve", path), str(path), "player count")
-
-
-def test_player_count_contradicts_file(tmp_path):
-    path = write(tmp_path, nv_game_obj(players=2))
-    assert_clean_error(run_cli("solve", "--players", "4", path), "4")
-
-
-@pytest.mark.parametrize("cut", [1, 40, 0.5, -2])
-def test_truncated_json(tmp_path, cut):
-    text = json.dumps(nv_game_obj(players=3, actions=[{"type": 0, "target": 0, "value": 0}]))
-    n = int(len(text) * cut) if isinstance(cut, float) else cut
-    path = write(tmp_path, text[:n])
-    assert_clean_error(run_cli("solve", "--json", path), str(path), "invalid JSON")
-
-
-@needs_files
-@pytest.mark.parametrize("frac", [0.1, 0.5, 0.9, 0.999])
-def test_truncated_real_game(tmp_path, frac):
-    text = FILES[0].read_text()
-    path = write(tmp_path, text[: int(len(text) * frac)])
-    assert_clean_error(run_cli("solve", path), str(path), "invalid JSON")
-
-
-@needs_files
-@pytest.mark.parametrize("index,action,needle", [
-    (0, {"type": 1, "target": 0}, "clue tokens"),
-    (0, {"type": 0, "target": 40}, "still in the deck"),
-    (3, {"type": 0, "target": 99}, "no such card"),
-    (7, {"type": 2, "target": 9, "value": 0}, "no such player"),
-    (12, {"type": 3, "target": 0, "value": 9}, "rank clue"),
-])
-def test_illegal_action_in_file(tmp_path, index, action, needle):
-    obj = json.loads(FILES[0].read_text())
-    obj["actions"][index] = action
-    path = write(tmp_path, obj)
-    assert_clean_error(run_cli("solve", "--json", path), str(path), f"action {index}:", needle)
-    assert_clean_error(run_cli("solve", path), f"action {index}:")
-
-
-@needs_files
-def test_action_after_the_end_of_the_game(tmp_path):
-    obj = json.loads(FILES[0].read_text())
-    obj["actions"].append({"type": 3, "target": 1, "value": 1})
-    path = write(tmp_path, obj)
-    assert_clean_error(run_cli("solve", path), f"action {len(obj['actions']) - 1}:", "game is over")
 
 
 def test_illegal_first_action_in_deck_file(tmp_path):
@@ -195,22 +108,9 @@ def test_timeout_not_a_number_real_process():
     assert "--timeout" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_bad_input_real_process(tmp_path):
-    path = write(tmp_path, '{"players": ["a", "b"], "deck": [{"suitIndex": 0')
-    proc = subprocess.run([sys.executable, "-m", "hanabi_cli", "solve", "--json", str(path)],
-                          capture_output=True, text=True, cwd=REPO, timeout=60)
-    assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1
-    assert str(path) in proc.stderr and "Traceback" not in proc.stderr
-
-
 def test_replay_out_unwritable(tmp_path):
     out = tmp_path / "no" / "such" / "dir" / "out.json"
     assert_clean_error(run_cli("solve", "--example", "--replay-out", out), str(out))
-
-
-def test_no_input():
-    assert_clean_error(run_cli("solve"), "no input")
 
 
 def test_two_inputs(tmp_path):
@@ -331,7 +231,6 @@ def _real_cases():
     return out
 
 
-@needs_files
 @pytest.mark.parametrize("path,k", _real_cases(), ids=lambda x: x.name if hasattr(x, "name") else str(x))
 def test_solve_from_a_real_game_prefix(tmp_path, path, k):
     """The first K actions of a real game: the maximum from there is at least the real final
@@ -357,7 +256,6 @@ def test_solve_from_a_real_game_prefix(tmp_path, path, k):
         for a in obj["actions"]])
 
 
-@needs_files
 def test_human_output_from_a_position(tmp_path):
     obj = json.loads(FILES[0].read_text())
     obj["actions"] = obj["actions"][:10]
