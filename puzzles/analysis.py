@@ -245,7 +245,8 @@ def is_real_choice(d: dict) -> bool:
 
 # ---- difficulty ----------------------------------------------------------------
 
-def features(st: State, sol: Solution, fm: FirstMoves, greedy_score: int, dec: list[dict]) -> dict:
+def features(st: State, sol: Solution, fm: FirstMoves, greedy_score: int, dec: list[dict],
+             graph_limits: Limits | None = None) -> dict:
     """What the difficulty is rated from (``dec``: :func:`decisions` along the solution):
 
     - ``turns``: moves in the solution line (to the end of the game);
@@ -261,9 +262,13 @@ def features(st: State, sol: Solution, fm: FirstMoves, greedy_score: int, dec: l
       keeps the target;
     - ``greedy_gap``: points the greedy strategy falls short by;
     - ``nodes``: search nodes the proofs needed (the position and its first moves);
-    - ``pace``: hanab.live's pace of the position."""
+    - ``pace``: hanab.live's pace of the position;
+
+    and, with ``graph_limits``, the solution graph's (:func:`graph_features`): ``lines``,
+    ``forced``, ``graph_nodes`` (the generator adds them once a position has passed its
+    other tests, so that the graph is built only for puzzles)."""
     errors = [d["move"] for d in dec if d["greedy_loses"]]
-    return {
+    out = {
         "turns": len(sol.actions),
         "plays": fm.target - st.score,
         "traps": len(dec[0]["traps"]) if dec else 0,
@@ -275,6 +280,42 @@ def features(st: State, sol: Solution, fm: FirstMoves, greedy_score: int, dec: l
         "nodes": sol.stats.get("nodes", 0) + sol.stats.get("relaxed_nodes", 0) + fm.nodes,
         "pace": st.pace,
     }
+    if graph_limits is not None:
+        out.update(graph_features(st, fm.target, graph_limits))
+    return out
+
+
+# The solution graph (solver.graph) of a puzzle is small: tens to a few thousand positions,
+# built in 0.2 s on average, 4 s at most. Its cost is mostly the SAT confirmations of moves
+# that lose for want of clue tokens (the relaxed game cannot refute those), 10-100 ms
+# each. Past either cap the graph features are None (and the rating leaves them out)
+# rather than slowing the generator: 11 puzzles in 400 (seeds 0 and 11-13).
+GRAPH_MAX_NODES = 5_000
+GRAPH_MAX_SAT_CALLS = 128
+
+
+def graph_features(st: State, target: int, limits: Limits, max_nodes: int = GRAPH_MAX_NODES,
+                   max_sat_calls: int = GRAPH_MAX_SAT_CALLS) -> dict:
+    """The features of the solution graph (:func:`solver.graph.solution_graph`: every
+    line from ``st`` reaching ``target``, by kinds of move, transpositions merged):
+
+    - ``lines``: the number of distinct optimal lines (sequences of kinds of move);
+    - ``forced``: the fewest forced positions (one kind of move keeps the target) on any
+      optimal line: whichever line a player takes, they must find at least these moves;
+    - ``graph_nodes``: positions in the graph (information only).
+
+    The graph is built with ``limits.node_limit`` search nodes per decision, at most
+    ``max_nodes`` positions and ``max_sat_calls`` SAT confirmations (counts, so the
+    features are the same on every machine); when it needs more, or a move is not
+    decided within the budget, all three are None (never a count from a partial graph)."""
+    from solver.graph import GraphBudgetError, count_lines, forced_per_line, solution_graph
+
+    try:
+        G = solution_graph(st, target, node_limit=limits.node_limit, max_nodes=max_nodes,
+                           max_sat_calls=max_sat_calls, timeout=limits.timeout)
+    except GraphBudgetError:
+        return {"lines": None, "forced": None, "graph_nodes": None}
+    return {"lines": count_lines(G), "forced": forced_per_line(G)[0], "graph_nodes": G.number_of_nodes()}
 
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -285,11 +326,37 @@ def rating(f: dict) -> float:
     counts most, then each decision point on the line, each tempting first move that
     loses, how deep in the line the first crux lies (it must be seen ahead), the length
     of the line, how far the greedy strategy falls short, and the search the proof needed
-    (log scale)."""
+    (log scale); then the solution graph (:func:`graph_term`).
+
+    Features without ``lines`` (puzzles of generator 1.1 and earlier, made before the
+    graph) are rated by the formula they were rated with: their stored rating and
+    difficulty still follow from their stored features."""
     crux = f.get("crux") or 1
-    return round(
-        3.0 * f["greedy_errors"] + 1.0 * f["decisions"] + 1.0 * f["traps"] + 0.5 * min(crux - 1, 8)
-        + 0.2 * f["turns"] + 1.0 * f["greedy_gap"] + 0.5 * math.log10(1 + f["nodes"]), 2)
+    base = (3.0 * f["greedy_errors"] + 1.0 * f["decisions"] + 1.0 * f["traps"] + 0.5 * min(crux - 1, 8)
+            + 0.2 * f["turns"] + 1.0 * f["greedy_gap"] + 0.5 * math.log10(1 + f["nodes"]))
+    return round(base + graph_term(f), 2)
+
+
+# The graph's part of the rating, measured from a typical generated puzzle (GRAPH_CENTER:
+# the median of forced, 5, and near the mean of log10(lines), 0.8, over 400 puzzles, seeds
+# 0 and 11-13), which adds nothing, so that the thresholds below still split the puzzles roughly
+# into thirds (see docs/puzzles.md). ``lines`` carries what the other features do not (its
+# correlation with the rest of the rating is 0.04); ``forced`` mostly repeats the
+# decisions along the line (0.71), hence its small weight.
+GRAPH_WEIGHTS = {"forced": 0.25, "lines": 1.0}  # per forced move; per factor 10 in lines
+GRAPH_CENTER = {"forced": 5, "lines": 8}
+
+
+def graph_term(f: dict) -> float:
+    """The solution graph's part of the rating: each forced move that every optimal line
+    must find adds, and the more distinct optimal lines there are, the easier (log
+    scale), both from a typical puzzle (:data:`GRAPH_CENTER`): ``0.25·(forced − 5) −
+    log10(lines / 8)``. 0 without the graph features (earlier generator versions), or
+    when they are None (the graph was over its caps)."""
+    if f.get("lines") is None or f.get("forced") is None:
+        return 0.0
+    return (GRAPH_WEIGHTS["forced"] * (f["forced"] - GRAPH_CENTER["forced"])
+            - GRAPH_WEIGHTS["lines"] * math.log10(f["lines"] / GRAPH_CENTER["lines"]))
 
 
 # rating thresholds between easy / medium / hard (chosen so that generated puzzles split

@@ -198,3 +198,50 @@ def export(puzzle_file, out, with_solution):
         click.echo(f"wrote {out}")
     else:
         click.echo(text, nl=False)
+
+
+@puzzle.command()
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="Graph file: .graphml or .dot.")
+@click.option("--json", "as_json", is_flag=True, help="The numbers as one JSON object.")
+@click.option("--max-nodes", type=click.IntRange(1), default=None,
+              help="Positions in the graph at most (default: solver.graph.MAX_NODES).")
+def graph(puzzle_file, out, as_json, max_nodes):
+    """The solution graph of the puzzle: every optimal line from the position, to .graphml or .dot."""
+    from solver.graph import GRAPH_FORMATS, MAX_NODES, forced_along, solution_graph, summary, write_graph
+
+    if Path(out).suffix.lower() not in GRAPH_FORMATS:  # before any work
+        raise MalformedError(f"{out}: the graph file must be .graphml or .dot")
+    p = load_puzzle(puzzle_file)
+    st = p.position()
+    if st.over:
+        raise MalformedError(f"{puzzle_file}: the position is already over ({st.end_reason})")
+    G = solution_graph(st, p.target, max_nodes=max_nodes or MAX_NODES)
+    s = summary(G)
+    main = None
+    if p.lines:
+        line = [Action.from_json(a, f"solution action {i}") for i, a in enumerate(p.lines[0]["actions"])]
+        try:
+            main = forced_along(G, st, line)
+        except MalformedError:  # the listed line is not optimal: the checker's business
+            main = None
+    write_graph(G, out)
+    if as_json:
+        click.echo(json.dumps({"id": p.id, "target": p.target, **{k: v for k, v in s.items() if k != "target"},
+                               "forced_on_solution_line": main, "time": G.graph["time"], "out": str(out)}))
+        return
+    b = s["branching"]
+    who = st.game.player_name(st.current)
+    lo, hi = s["forced_per_line"]
+    click.echo(f"{p.id}: solution graph for target {p.target} ({who} to move at turn {st.turn + 1})")
+    click.echo(f"  {s['nodes']} positions, {s['edges']} optimal moves, {s['terminal']} final positions, "
+               f"{b['transpositions']} reached in more than one way")
+    length = s["line_length"]
+    click.echo(f"  {s['lines']} distinct optimal line{'s' if s['lines'] != 1 else ''}, "
+               f"{length[0]}{'' if length[0] == length[1] else f' to {length[1]}'} moves long")
+    per_line = f"{lo}" if lo == hi else f"{lo} to {hi}"
+    along = f"; {main} on the puzzle's solution line" if main is not None else ""
+    click.echo(f"  forced moves (one optimal kind of move): {s['forced']} positions in the graph, {per_line} on "
+               f"each line{along}")
+    click.echo(f"  branching: {b['mean']} optimal kinds of move per position on average, at most {b['max']}")
+    click.echo(f"wrote {out} ({G.graph['time']:.2f} s)")

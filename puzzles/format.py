@@ -16,7 +16,7 @@ from solver.game import GameRecord, MalformedError, State, game_from_json, game_
 
 FORMAT = "hanabi-endgame-puzzle"
 VERSION = 1
-GENERATOR_VERSION = "puzzles 1.1"
+GENERATOR_VERSION = "puzzles 1.2"
 
 
 def rules_summary(game) -> dict:

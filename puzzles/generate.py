@@ -259,6 +259,9 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter,
     if cfg.max_crux is not None and feats["crux"] > cfg.max_crux:
         stats["crux too late"] += 1
         return None
+    # the solution graph, only for a position that is a puzzle (but for its difficulty);
+    # its features are None when it is over its cap (analysis.graph_features)
+    feats.update(analysis.graph_features(st, target, limits))
     rate = analysis.rating(feats)
     level = analysis.difficulty(rate)
     if cfg.difficulty and level != cfg.difficulty:

@@ -116,12 +116,9 @@ def format_line(st: State, actions) -> str:
 
 
 def move_class(st: State, a: Action) -> str:
-    """The class of a first move, in compact notation: ``c`` for every clue (with every card
-    visible, a clue's content changes nothing), ``pr3``/``dy1`` for a play or a discard of
-    a card (two copies of one card in a hand are interchangeable), ``p#N`` for a deck play."""
-    if a.is_clue:
-        return "c"
-    return format_action(st, a)
+    """The class of a first move: :meth:`State.move_class` (``c`` for every clue,
+    ``pr3``/``dy1`` for a play or a discard of a card, ``p#N`` for a deck play)."""
+    return st.move_class(a)
 
 
 def describe_class(label: str, variant=None) -> str:
@@ -135,8 +132,5 @@ def describe_class(label: str, variant=None) -> str:
 
 def move_classes(st: State) -> dict[str, Action]:
     """Every class of legal move from ``st`` with one representative action each, in the
-    engine's order (plays, discards, then clues)."""
-    out: dict[str, Action] = {}
-    for a in st.legal_actions():
-        out.setdefault(move_class(st, a), a)
-    return out
+    engine's order (plays, discards, then clues): :meth:`State.move_classes`."""
+    return st.move_classes()

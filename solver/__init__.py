@@ -15,15 +15,16 @@ The package-level API, as ``chess`` gives its own::
   :func:`game_from_seed`, :func:`deck_from_seed`, :func:`parse_variant`,
   :func:`parse_compact`; writers :func:`game_to_json`, :func:`format_compact`;
 - solving: :func:`solve` → :class:`Solution` with a :class:`Proof`; :func:`find_line`;
-  :func:`solution_graph`; the greedy strategy :func:`greedy_line`;
+  :func:`solution_graph` and :func:`write_graph` (:mod:`solver.graph`); the greedy
+  strategy :func:`greedy_line`;
 - errors (:mod:`solver.errors`): :class:`MalformedError`, :class:`IllegalActionError`,
-  :class:`UnknownOptionError` (all ``ValueError``), :class:`SolverError`,
+  :class:`UnknownOptionError`, :class:`GraphBudgetError` (all ``ValueError``), :class:`SolverError`,
   :class:`MethodsDisagreeError`, :class:`EncodingError`.
 """
 from __future__ import annotations
 
-from .errors import (EncodingError, IllegalActionError, MalformedError, MethodsDisagreeError, SolverError,
-                     UnknownOptionError)
+from .errors import (EncodingError, GraphBudgetError, GraphTooLargeError, GraphUndecidedError, IllegalActionError,
+                     MalformedError, MethodsDisagreeError, SolverError, UnknownOptionError)
 from .game import (COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, GameRecord, Rules, State, Variant,
                    deck_from_seed, format_compact, game_from_json, game_from_seed, game_to_json, load_file, load_text,
                    parse_compact, parse_variant, replay)
@@ -41,7 +42,25 @@ __all__ = [
     "parse_compact", "format_compact", "game_to_json",
     # solving
     "solve", "Solution", "Proof", "ENGINES", "find_line", "greedy_action", "greedy_line",
+    # the solution graph (solver.graph, imported on first use: networkx is slow to import)
+    "solution_graph", "write_graph",
     # errors
-    "MalformedError", "IllegalActionError", "UnknownOptionError", "SolverError", "MethodsDisagreeError",
-    "EncodingError",
+    "MalformedError", "IllegalActionError", "UnknownOptionError", "GraphBudgetError", "GraphTooLargeError",
+    "GraphUndecidedError", "SolverError", "MethodsDisagreeError", "EncodingError",
 ]
+
+_LAZY = {"solution_graph": "solution_graph", "write_graph": "write_graph"}
+
+
+def __getattr__(name: str):
+    """``solver.solution_graph`` and ``solver.write_graph`` import :mod:`solver.graph`
+    (and networkx) only when first asked for."""
+    if name in _LAZY:
+        from . import graph
+
+        return getattr(graph, _LAZY[name])
+    raise AttributeError(f"module 'solver' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -4,7 +4,9 @@ Input errors, both ``ValueError`` (as python-chess does it):
 
 - :class:`MalformedError`: the input cannot be read at all (bad JSON, wrong types, an
   unknown variant, a deck that does not match its variant, ...). :class:`UnknownOptionError`
-  is the kind for an unknown engine, model, solver or option name given to the library.
+  is the kind for an unknown engine, model, solver or option name given to the library;
+  :class:`GraphBudgetError` (too large, or undecided within its budget) for a solution
+  graph that cannot be built within the budget the caller chose.
 - :class:`IllegalActionError`: the input is well formed but breaks a rule of the game.
 
 Internal errors, :class:`SolverError` (a ``RuntimeError``): a result the library refuses
@@ -23,6 +25,7 @@ from .game.errors import IllegalActionError, MalformedError
 
 __all__ = [
     "MalformedError", "IllegalActionError", "UnknownOptionError",
+    "GraphBudgetError", "GraphTooLargeError", "GraphUndecidedError",
     "SolverError", "MethodsDisagreeError", "EncodingError",
 ]
 
@@ -33,6 +36,31 @@ class UnknownOptionError(MalformedError):
     def __init__(self, what: str, name: object, known) -> None:
         self.what, self.name, self.known = what, name, tuple(known)
         super().__init__(f"unknown {what} {name!r} (one of {', '.join(map(str, self.known))})")
+
+
+class GraphBudgetError(MalformedError):
+    """The solution graph (:mod:`solver.graph`) could not be built completely within its
+    budget: a deterministic budget the caller chose, so a ``ValueError`` (the command
+    line prints it as a one-line error); a partial graph is never returned."""
+
+
+class GraphTooLargeError(GraphBudgetError):
+    """The solution graph has more positions than ``max_nodes``."""
+
+    def __init__(self, max_nodes: int, depth: int) -> None:
+        self.max_nodes, self.depth = max_nodes, depth
+        super().__init__(f"solution graph too large: more than {max_nodes} positions (found down to {depth} moves "
+                         f"from the position); raise the cap (max_nodes, --max-nodes) or start nearer the end of "
+                         f"the game")
+
+
+class GraphUndecidedError(GraphBudgetError):
+    """A move whose result (target still reachable or not) was not decided exactly
+    within the budget."""
+
+    def __init__(self, message: str, label: str | None = None, turn: int | None = None) -> None:
+        self.label, self.turn = label, turn
+        super().__init__(message)
 
 
 class SolverError(RuntimeError):

@@ -233,6 +233,29 @@ class State:
             return tuple(o for o in self.hands[target] if g.color_mask[o] & bit)
         return tuple(o for o in self.hands[target] if g.rank_of[o] == value)
 
+    def move_class(self, action: Action) -> str:
+        """The kind of move ``action`` (legal here) is, in compact notation: ``c`` for
+        every clue (with every card visible a clue's content changes nothing: it spends a
+        token and passes the turn), ``pr3``/``dy1`` for a play or a discard of a card of
+        the hand to act (by card, not copy: two copies in one hand are interchangeable),
+        ``p#N`` for a play from the deck."""
+        if action.is_clue:
+            return "c"
+        letter = "p" if action.kind == PLAY else "d"
+        if action.target not in self.hands[self.current]:
+            return f"{letter}#{action.target}"
+        g = self.game
+        return letter + g.deck[action.target].to_str(g.variant)
+
+    def move_classes(self) -> dict[str, Action]:
+        """Every kind of legal move (:meth:`move_class`) with one representative action
+        each, the first of its kind, in :meth:`legal_actions` order (plays, discards,
+        then clues)."""
+        out: dict[str, Action] = {}
+        for a in self.legal_actions():
+            out.setdefault(self.move_class(a), a)
+        return out
+
     # ---- legality ---------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         if self.over:
