@@ -8,7 +8,8 @@ commands (:mod:`puzzles.cli`: ``hanabi puzzle ...``).
 from __future__ import annotations
 
 from puzzles.cli import puzzle
-from solver.cli import CleanGroup, cli as library_cli, run
+from solver.cli import CleanGroup, run
+from solver.cli import cli as library_cli
 
 hanabi = CleanGroup(name="hanabi", help=library_cli.help, params=list(library_cli.params),
                     commands=dict(library_cli.commands))

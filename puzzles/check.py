@@ -107,7 +107,7 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
             if not isinstance(got, list) or len(got) != len(v):
                 prob.append("question.position.hands: not one entry per player")
                 continue
-            for seat, (h_file, h_real) in enumerate(zip(got, v)):
+            for _seat, (h_file, h_real) in enumerate(zip(got, v)):
                 if h_file != h_real:
                     cards = h_file.get("cards") if isinstance(h_file, dict) else h_file
                     prob.append(f"question.position: {h_real['player']}'s hand is {h_real['cards']!r} after the "
@@ -146,7 +146,8 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
             if not res.correct:
                 prob.append(f"solution line {i}: its compact text {ln['line']!r}: {res.message}")
     if p.lines and not any(m.startswith("solution line") for m in prob):
-        rep.notes.append(f"{len(p.lines)} solution line{'s' if len(p.lines) > 1 else ''} reach{'es' if len(p.lines) == 1 else ''} {target}")
+        rep.notes.append(f"{len(p.lines)} solution line{'s' if len(p.lines) > 1 else ''} "
+                         f"reach{'es' if len(p.lines) == 1 else ''} {target}")
     # 4. the winning first moves
     fm = analysis.first_moves(st, target, limits)
     claimed = p.winning

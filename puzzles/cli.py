@@ -66,7 +66,8 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
     """Generate endgame puzzles from real decks into DIR (one JSON file each)."""
     from solver.game import parse_variant
 
-    from .generate import Config, generate as run, read_decks
+    from .generate import Config, read_decks
+    from .generate import generate as run
 
     v = parse_variant(variant)  # a bad name is a one-line error before any work
     if source_seeds:

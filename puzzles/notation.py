@@ -19,7 +19,16 @@ from __future__ import annotations
 import re
 
 from solver.game import (
-    COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, IllegalActionError, MalformedError, State, parse_json,
+    COLOR_CLUE,
+    DISCARD,
+    PLAY,
+    RANK_CLUE,
+    Action,
+    Card,
+    IllegalActionError,
+    MalformedError,
+    State,
+    parse_json,
 )
 
 _TOKEN = re.compile(r"^(?:(?P<pd>[pd])(?:#?(?P<order>\d+)|(?P<card>[a-z]\d))|c(?:(?P<seat>\d):?(?P<val>[a-z]|\d))?)$")
@@ -39,7 +48,8 @@ class LineToken:
         self.index = index
         m = _TOKEN.match(text.lower())
         if not m:
-            raise MalformedError(f"answer: move {index + 1} {text!r}: not a move (expected e.g. pr3, p#12, dy1, c1r, c15 or c)")
+            raise MalformedError(f"answer: move {index + 1} {text!r}: not a move "
+                                 f"(expected e.g. pr3, p#12, dy1, c1r, c15 or c)")
         self.m = m
 
     def resolve(self, st: State) -> Action:

@@ -9,7 +9,6 @@ card playable now.
 from __future__ import annotations
 
 import textwrap
-from collections import Counter
 from pathlib import Path
 
 import matplotlib

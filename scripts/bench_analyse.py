@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(tree: Path, rng: str, db: Path, args) -> float:
-    cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--quiet", "--timeout", str(args.timeout)]
+    cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--quiet",
+           "--timeout", str(args.timeout)]
     if args.jobs:
         cmd += ["--jobs", str(args.jobs)]
     t0 = time.monotonic()
@@ -39,7 +40,8 @@ def describe(label: str, db: Path, wall: float) -> str:
     return (f"{label:<12} {n:>7} decks  {wall:8.1f} s wall  {n / wall:8.1f} decks/s  "
             f"exact {100 * sum(r[1] for r in rows) / n:6.2f}%  winnable {100 * sum(r[2] for r in rows) / n:6.2f}%  "
             f"per deck mean {1000 * sum(secs) / n:7.1f} ms  median {1000 * pct(0.5):6.1f} ms  "
-            f"p99 {1000 * pct(0.99):7.1f} ms  max {secs[-1]:6.2f} s  -> 100,000 decks in {100000 / (n / wall) / 60:5.1f} min")
+            f"p99 {1000 * pct(0.99):7.1f} ms  max {secs[-1]:6.2f} s  "
+            f"-> 100,000 decks in {100000 / (n / wall) / 60:5.1f} min")
 
 
 def main(argv=None):

@@ -66,7 +66,8 @@ def pct(x, n):
 
 def table(results, title):
     lines = [f"## {title}", "",
-             "| group | players | decks | decided | label agreement | max-score distribution | mean | median | p99 | max |",
+             "| group | players | decks | decided | label agreement | max-score distribution "
+             "| mean | median | p99 | max |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     groups = {}
     for r in results:
@@ -119,7 +120,8 @@ def main(argv=None):
             results = list(ex.map(run_one, work, chunksize=4))
     else:
         results = [run_one(w) for w in work]
-    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True).stdout.strip()
     print(table(results, f"this version ({rev or 'working tree'}), timeout {a.timeout:g} s"))
     if a.json_out:
         Path(a.json_out).write_text(json.dumps(results))

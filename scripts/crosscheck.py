@@ -126,7 +126,8 @@ def main(argv=None):
     print("|---|---|---|---|---|")
     for e in engines:
         ts = times[e]
-        print(f"| {e} | {statistics.mean(ts):.3f} s | {statistics.median(ts):.3f} s | {max(ts):.2f} s | {undecided[e]} |")
+        print(f"| {e} | {statistics.mean(ts):.3f} s | {statistics.median(ts):.3f} s | {max(ts):.2f} s "
+              f"| {undecided[e]} |")
     return 1 if disagreements else 0
 
 

@@ -47,14 +47,17 @@ def main(argv=None):
             for vid, p in GROUPS:
                 t = redo_timeout or (a.timeout if vid == 0 else a.variant_timeout)
                 cmd = [sys.executable, "-m", "solver.cli", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
-                       "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else []) + ([flag] if flag else [])
+                       "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else []) \
+                    + ([flag] if flag else [])
                 subprocess.run(cmd, check=True, cwd=ROOT)
     with Store(a.db, create=False) as st:  # a missing or foreign store fails before any output
-        print("| variant | players | seeds | winnable | not winnable (2 methods / 1 method) | undecided | share winnable | 95% interval | mean time |")
+        print("| variant | players | seeds | winnable | not winnable (2 methods / 1 method) | undecided "
+              "| share winnable | 95% interval | mean time |")
         print("|---|---|---|---|---|---|---|---|---|")
         for vid, p in GROUPS:
             rows = [r for r in st.rows("WHERE seed LIKE ?", (f"p{p}v{vid}s%",))
-                    if r.seed[len(f"p{p}v{vid}s"):].isdigit() and 1 <= int(r.seed[len(f"p{p}v{vid}s"):]) <= a.seeds]
+                    if r.seed[len(f"p{p}v{vid}s"):].isdigit()
+                    and 1 <= int(r.seed[len(f"p{p}v{vid}s"):]) <= a.seeds]
             if not rows:
                 continue
             win = sum(r.winnable is True for r in rows)
@@ -63,11 +66,12 @@ def main(argv=None):
             und = len(rows) - win - len(lose)
             lo, hi = wilson(win, win + len(lose))
             # if every undecided deck went either way
-            span = f" ({100 * win / len(rows):.2f}-{100 * (win + und) / len(rows):.2f}% counting undecided)" if und else ""
+            span = (f" ({100 * win / len(rows):.2f}-{100 * (win + und) / len(rows):.2f}% counting undecided)"
+                    if und else "")
             share = f"{100 * win / (win + len(lose)):.2f}%{span}" if win + len(lose) else "-"
             mean = sum(r.seconds for r in rows) / len(rows)
-            print(f"| {rows[0].variant} | {p} | {len(rows)} | {win} | {len(lose)} ({len(lose) - one} / {one}) | {und} | "
-                  f"{share} | {100 * lo:.2f}-{100 * hi:.2f}% | {1000 * mean:.0f} ms |")
+            print(f"| {rows[0].variant} | {p} | {len(rows)} | {win} | {len(lose)} ({len(lose) - one} / {one}) "
+                  f"| {und} | {share} | {100 * lo:.2f}-{100 * hi:.2f}% | {1000 * mean:.0f} ms |")
 
 
 if __name__ == "__main__":

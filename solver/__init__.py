@@ -23,11 +23,40 @@ The package-level API, as ``chess`` gives its own::
 """
 from __future__ import annotations
 
-from .errors import (EncodingError, GraphBudgetError, GraphTooLargeError, GraphUndecidedError, IllegalActionError,
-                     MalformedError, MethodsDisagreeError, SolverError, UnknownOptionError)
-from .game import (COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, GameRecord, Rules, State, Variant,
-                   deck_from_seed, format_compact, game_from_json, game_from_seed, game_to_json, load_file, load_text,
-                   parse_compact, parse_variant, replay)
+from .errors import (
+    EncodingError,
+    GraphBudgetError,
+    GraphTooLargeError,
+    GraphUndecidedError,
+    IllegalActionError,
+    MalformedError,
+    MethodsDisagreeError,
+    SolverError,
+    UnknownOptionError,
+)
+from .game import (
+    COLOR_CLUE,
+    DISCARD,
+    PLAY,
+    RANK_CLUE,
+    Action,
+    Card,
+    Game,
+    GameRecord,
+    Rules,
+    State,
+    Variant,
+    deck_from_seed,
+    format_compact,
+    game_from_json,
+    game_from_seed,
+    game_to_json,
+    load_file,
+    load_text,
+    parse_compact,
+    parse_variant,
+    replay,
+)
 from .portfolio import ENGINES, Proof, Solution, find_line, solve
 from .strategy import greedy_action, greedy_line
 

@@ -54,7 +54,8 @@ def input_options(f):
     @click.option("--variant", help='Variant name, e.g. "No Variant", "Rainbow (5 Suits)".')
     @click.option("--empty-clues", is_flag=True, default=None, help="Allow clues that touch no card.")
     @click.option("--deck-plays", is_flag=True, default=None, help="The last deck card may be played from the deck.")
-    @click.option("--strikeout-score", type=click.Choice(["zero", "stacks"]), help="Score after the last strike (default zero).")
+    @click.option("--strikeout-score", type=click.Choice(["zero", "stacks"]),
+                  help="Score after the last strike (default zero).")
     @click.option("--reserve-token", is_flag=True, default=None, help="Advanced game's reserve 9th clue token.")
     @click.option("--one-extra-card", is_flag=True, default=None, help="Hand size +1.")
     @click.option("--one-less-card", is_flag=True, default=None, help="Hand size -1.")
@@ -109,7 +110,8 @@ def replay(rec, as_json):
     click.echo(f"{g.variant.name}, {g.num_players} players: {', '.join(g.names)}")
     for line in log:
         click.echo(line)
-    click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, {st.turn} turns, end: {end_reason(st)}")
+    click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, {st.turn} turns, "
+               f"end: {end_reason(st)}")
 
 
 @cli.command()
@@ -134,8 +136,10 @@ def show(rec, turn, as_json):
 @cli.command()
 @input_options
 @click.option("--timeout", type=float, default=None, help="Give up after this many seconds (answer: bounds).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
-@click.option("--replay-out", type=click.Path(dir_okay=False, writable=True), help="Write the optimal game as hanab.live JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
+@click.option("--replay-out", type=click.Path(dir_okay=False, writable=True),
+              help="Write the optimal game as hanab.live JSON.")
 @click.option("--engine", type=click.Choice(["portfolio", "search", "sat", "cpsat"]), default="portfolio",
               show_default=True, help="portfolio: search first, encodings to prove and confirm; or one engine alone.")
 def solve(rec, timeout, as_json, replay_out, engine):
@@ -195,7 +199,8 @@ _register_more()
 @click.option("--variant", help="Variant name (needed unless SEED is p{N}v{id}s...).")
 @click.option("--one-extra-card", is_flag=True, default=None, help="Hand size +1.")
 @click.option("--one-less-card", is_flag=True, default=None, help="Hand size -1.")
-@click.option("--json", "as_json", is_flag=True, help='{"seed", "players", "variant", "deck": [{"suitIndex", "rank"}, ...]}')
+@click.option("--json", "as_json", is_flag=True,
+              help='{"seed", "players", "variant", "deck": [{"suitIndex", "rank"}, ...]}')
 def deal(seed, players, variant, one_extra_card, one_less_card, as_json):
     """The deck hanab.live deals for SEED (e.g. p3v0s1), top first, and the hands."""
     rec = load_input(seed=seed, players=players, variant=variant,

@@ -46,8 +46,15 @@ from pathlib import Path
 
 import networkx as nx
 
-from .errors import (EncodingError, GraphBudgetError, GraphTooLargeError, GraphUndecidedError, MalformedError,
-                     MethodsDisagreeError, deck_text)
+from .errors import (
+    EncodingError,
+    GraphBudgetError,
+    GraphTooLargeError,
+    GraphUndecidedError,
+    MalformedError,
+    MethodsDisagreeError,
+    deck_text,
+)
 from .game import PLAY, Action, State
 from .search.bounds import named_bound
 from .search.dfs import Search, SearchTimeout

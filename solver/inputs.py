@@ -49,7 +49,8 @@ def load_input(
         # a JSON file with its own options: command-line rule flags are merged in
         merged = replace(rec.game.rules, **flags)
         if variant is not None and parse_variant(variant) != rec.game.variant:
-            raise MalformedError(f"{rec.source}: file's variant is {rec.game.variant.name!r}, --variant says {variant!r}")
+            raise MalformedError(f"{rec.source}: file's variant is {rec.game.variant.name!r}, "
+                                 f"--variant says {variant!r}")
         g = rec.game
         rec.game = Game(merged, g.num_players, g.deck, names=g.names, starting_player=g.starting_player)
     return rec

@@ -11,9 +11,11 @@ def card_str(game: Game, order: int) -> str:
 def describe_position(st: State) -> str:
     g = st.game
     v = g.variant
-    lines = [f"Turn {st.turn}: {g.player_name(st.current)} to act" + (f" (game over: {st.end_reason})" if st.over else "")]
+    lines = [f"Turn {st.turn}: {g.player_name(st.current)} to act"
+             + (f" (game over: {st.end_reason})" if st.over else "")]
     lines.append("Stacks:  " + "  ".join(f"{s.name} {st.stacks[i]}/{s.max_rank}" for i, s in enumerate(v.suits)))
-    lines.append(f"Score {st.score}/{g.perfect_score}   clues {st.clues}/{g.max_clues}   strikes {st.strikes}/{g.strike_limit}")
+    lines.append(f"Score {st.score}/{g.perfect_score}   clues {st.clues}/{g.max_clues}   "
+                 f"strikes {st.strikes}/{g.strike_limit}")
     lines.append(f"Deck {st.deck_left} cards   pace {st.pace}   max reachable {st.max_reachable()}"
                  + (f"   turns left {st.turns_left}" if st.turns_left is not None else ""))
     w = max(len(n) for n in g.names)

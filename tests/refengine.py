@@ -18,7 +18,6 @@ import copy
 import random
 import sys
 
-
 # Tiny variants (variant dicts as above) small enough for brute_force_max to walk every
 # line; the encodings' tests draw their random positions from them.
 TINY_VARIANTS = [

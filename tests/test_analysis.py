@@ -12,13 +12,14 @@ import time
 
 import pytest
 
-from conftest import HANABLIVE, NV_SAMPLE, SHARED, assert_clean_error, read_rows, real_game_files, run_cli, shared_file
 from solver.analysis.jobs import job_game, make_jobs, parse_range, solve_job
 from solver.analysis.review import review
 from solver.analysis.run import run_batch
 from solver.analysis.store import FIELDS, Store
 from solver.game import Action, MalformedError, format_compact, load_file
 from solver.portfolio import replay_score, solve
+
+from conftest import HANABLIVE, NV_SAMPLE, SHARED, assert_clean_error, read_rows, real_game_files, run_cli, shared_file
 
 NV = NV_SAMPLE  # a few decks of nv_winnable.jsonl (tests/data/decks), always there
 NV_FULL = SHARED / "decks" / "nv_winnable.jsonl"  # all 600: only in the shared data folder
@@ -250,12 +251,13 @@ def test_report_text_json_csv_and_plots(tmp_path):
     assert set(groups) == {("No Variant", 2), ("No Variant", 3)}
     with Store(db) as st:
         rows = st.rows()
-    for (v, n), g in groups.items():
+    for (_v, n), g in groups.items():
         mine = [r for r in rows if r.players == n]
         assert g["decks"] == len(mine)
         assert g["winnable"] == sum(r.max_score == 25 for r in mine)
         assert sum(g["max_scores"].values()) == sum(r.exact for r in mine)
-    labels = {f"decks.jsonl:{o['id']}": o["winnable"] for o in objs} | {f"three.jsonl:{o['id']}": o["winnable"] for o in more}
+    labels = ({f"decks.jsonl:{o['id']}": o["winnable"] for o in objs}
+              | {f"three.jsonl:{o['id']}": o["winnable"] for o in more})
     assert groups[("No Variant", 2)]["winnable"] == sum(v for k, v in labels.items() if k.startswith("decks"))
     assert summary["slowest"][0]["seconds"] == max(r.seconds for r in rows)
     text = run_cli("report", db).stdout
@@ -334,7 +336,8 @@ def test_bad_inputs_give_one_line_errors(tmp_path):
     assert_clean_error(run_cli("analyse", "nofile.jsonl", "--db", tmp_path / "x.sqlite"), "nofile.jsonl")
     p, _ = deck_file(tmp_path, n=1)
     assert_clean_error(run_cli("analyse", p, "--db", tmp_path / "x.sqlite", "--timeout", "0"), "--timeout")
-    assert_clean_error(run_cli("analyse", p, "--dask", "--scheduler", "tcp://x:1", "--db", tmp_path / "x.sqlite"), "not both")
+    assert_clean_error(run_cli("analyse", p, "--dask", "--scheduler", "tcp://x:1", "--db", tmp_path / "x.sqlite"),
+                       "not both")
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database, " * 100)
     assert_clean_error(run_cli("analyse", p, "--db", junk), "not a readable result store")

@@ -17,8 +17,9 @@ import sys
 
 import pytest
 
-from conftest import REPO, assert_clean_error, full_deck, real_game_files, run_cli
 from solver.game import load_file, parse_variant
+
+from conftest import REPO, assert_clean_error, full_deck, real_game_files, run_cli
 
 FILES = real_game_files()
 

@@ -30,8 +30,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from conftest import as_tuple
-from refengine import TINY_VARIANTS, RefGame, brute_force_max, composition
 
 from solver import solve
 from solver.game import (
@@ -50,6 +48,9 @@ from solver.game import (
 from solver.search.bounds import _late_plays, named_bound, quick_bound
 from solver.search.position import Position
 from solver.search.relaxed import RelaxedSearch
+
+from conftest import as_tuple
+from refengine import TINY_VARIANTS, RefGame, brute_force_max, composition
 
 KINDS = ("perfect", "discards", "pace", "late_cards", "capacity", "final_round")
 OPTION_FLAGS = ("empty_clues", "deck_plays", "reserve_token", "one_extra_card", "one_less_card")

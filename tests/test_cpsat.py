@@ -23,13 +23,25 @@ import random
 
 import pytest
 
-from refengine import TINY_VARIANTS as TINY, RefGame, brute_force_max, composition
-from conftest import HARD_SAMPLE, as_tuple, has_choice, read_rows
 from solver.encodings.cpsat import CpsatResult, canonical_line, cpsat_max, greedy_line, model_accepts
 from solver.game import (
-    DISCARD, PLAY, Action, Card, Game, IllegalActionError, Rules, custom_variant, game_from_json,
-    parse_compact, variant_by_name,
+    DISCARD,
+    PLAY,
+    Action,
+    Card,
+    Game,
+    IllegalActionError,
+    Rules,
+    custom_variant,
+    game_from_json,
+    parse_compact,
+    variant_by_name,
 )
+
+from conftest import HARD_SAMPLE, as_tuple, has_choice, read_rows
+from refengine import TINY_VARIANTS as TINY
+from refengine import RefGame, brute_force_max, composition
+
 
 def random_position(seed, max_moves: int = 5):
     """A random tiny game walked 0..max_moves random legal moves in: the engine state and
@@ -82,7 +94,8 @@ def random_line(state, rng, clue_bias=0.5):
         clues = [a for a in legal if a.is_clue]
         fits = [a for a in legal if a.kind == PLAY and g.rank_of[a.target] == st.stacks[g.suit_of[a.target]] + 1]
         r = rng.random()
-        a = rng.choice(clues) if clues and r < clue_bias else rng.choice(fits) if fits and r < 0.9 else rng.choice(legal)
+        a = (rng.choice(clues) if clues and r < clue_bias
+             else rng.choice(fits) if fits and r < 0.9 else rng.choice(legal))
         line.append(st.apply(a))
     return line, st.score
 

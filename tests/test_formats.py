@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from conftest import full_deck, real_game_files, run_cli
 from solver.game import (
     BUILTIN,
     Action,
@@ -23,6 +22,8 @@ from solver.game import (
     parse_compact,
     parse_variant,
 )
+
+from conftest import full_deck, real_game_files, run_cli
 
 CUSTOM = [
     {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 2, "strikes": 3},
@@ -64,7 +65,8 @@ def roundtrip(game, line, extra=None):
     assert json.dumps(second, indent=1) == text
     assert second == first
     g2 = rec.game
-    assert (g2.deck, g2.names, g2.rules, g2.starting_player) == (game.deck, game.names, game.rules, game.starting_player)
+    assert (g2.deck, g2.names, g2.rules, g2.starting_player) == (game.deck, game.names, game.rules,
+                                                                 game.starting_player)
     assert g2.variant.to_json() == game.variant.to_json()
     assert rec.actions == line
     s1, s2 = game.initial_state(), rec.state_after()

@@ -14,8 +14,6 @@ from itertools import pairwise
 
 import networkx as nx
 import pytest
-from conftest import REPO, assert_clean_error, run_cli
-from refengine import TINY_VARIANTS, composition
 
 from puzzles import analysis
 from puzzles.format import GENERATOR_VERSION, load_puzzle
@@ -34,6 +32,9 @@ from solver.graph import (
     summary,
     write_graph,
 )
+
+from conftest import REPO, assert_clean_error, run_cli
+from refengine import TINY_VARIANTS, composition
 
 GALLERY = sorted((REPO / "docs" / "puzzles").glob("*.json"))
 

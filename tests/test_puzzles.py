@@ -10,13 +10,14 @@ from collections import Counter
 
 import pytest
 
-from conftest import NV_SAMPLE, assert_clean_error, run_cli
 from puzzles import analysis
 from puzzles.check import check_answer, check_puzzle
 from puzzles.format import VERSION, Puzzle, dumps, load_puzzle, parse_puzzle, write_puzzle
 from puzzles.generate import Config, generate, pick_kind
 from puzzles.notation import format_line, move_classes, parse_line, resolve
 from solver.game import Action, MalformedError, game_from_json
+
+from conftest import NV_SAMPLE, assert_clean_error, run_cli
 
 SEED = 7
 LIMITS = analysis.Limits(timeout=30.0, node_limit=None, engine="search")
@@ -208,7 +209,7 @@ def test_changed_card_is_rejected(puzzles):
         pairs = [(a, b) for a in pile for b in pile if g.deck[a] != g.deck[b]][:1]
         pairs += [(hand[-1], b) for b in pile + [o for h in st.hands for o in h] if g.deck[b] != g.deck[hand[-1]]][:1]
         for a, b in pairs:
-            def swap(d):
+            def swap(d, a=a, b=b):
                 deck = d["game"]["deck"]
                 deck[a], deck[b] = deck[b], deck[a]
 

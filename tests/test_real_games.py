@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from conftest import HANABLIVE, SHARED, expected_results, needs_shared, real_game_files, run_cli
 from solver.game import load_file, variant_by_name
+
+from conftest import HANABLIVE, SHARED, expected_results, needs_shared, real_game_files, run_cli
 
 END = {"all stacks complete": "perfect", "final round finished": "final_round", "strikeout": "strikeout"}
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from refengine import RefGame, brute_force_max, composition, distinct_moves
-from conftest import as_action, as_tuple
 from solver.game import COLOR_CLUE, PLAY, Card, Game, IllegalActionError, Rules, custom_variant
 
+from conftest import as_action, as_tuple
+from refengine import RefGame, brute_force_max, composition, distinct_moves
 
 
 @st.composite

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import full_deck, make_game
 from solver.game import (
     BUILTIN,
     BY_HANABLIVE_ID,
@@ -28,6 +27,8 @@ from solver.game import (
     parse_variant,
     variant_by_name,
 )
+
+from conftest import full_deck, make_game
 
 # 2 suits (red, yellow) of r1 r1 r2: six cards.
 V2 = {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2}
@@ -253,7 +254,7 @@ def test_black_is_a_clue_color_touching_only_black():
 def test_black_has_one_card_of_each_rank():
     v = variant_by_name("Black (6 Suits)")
     with pytest.raises(MalformedError, match="deck does not match"):
-        make_game(v, "k1 k1 " + " ".join(f"{l}{r}" for l in "rygbp" for r in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5))
+        make_game(v, "k1 k1 " + " ".join(f"{c}{r}" for c in "rygbp" for r in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5))
                   + " k2 k3 k4 k5")
 
 

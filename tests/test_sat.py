@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from refengine import TINY_VARIANTS as TINY, RefGame, brute_force_max
-from conftest import HARD_SAMPLE, NV_SAMPLE, as_tuple
-from solver.game import PLAY, Card, Game, Rules, custom_variant, variant_by_name
 from solver.encodings import sat
 from solver.encodings.sat import check_drat, encode, sat_max, sat_reachable
+from solver.game import PLAY, Card, Game, Rules, custom_variant, variant_by_name
+
+from conftest import HARD_SAMPLE, NV_SAMPLE, as_tuple
+from refengine import TINY_VARIANTS as TINY
+from refengine import RefGame, brute_force_max
 
 DECKS = {"nv_winnable.jsonl": NV_SAMPLE, "hard_2p.jsonl": HARD_SAMPLE}  # copies in tests/data/decks
 
@@ -350,8 +352,8 @@ def test_drat_trim_verifies_a_full_deck_proof(tmp_path):
 def test_capacity_ignores_cards_never_drawn_after_the_game_ends():
     """Regression: the hand-capacity constraint counted deck cards of no-op steps (after
     the game ended) as held, ruling out every line that ends with 2+ cards in the deck."""
-    from solver.game import Game, Rules, custom_variant, parse_compact
     from solver.encodings.sat import sat_max, sat_reachable
+    from solver.game import Game, Rules, custom_variant, parse_compact
 
     v = custom_variant({"suits": 1, "ranks": [1, 1, 1, 1, 1, 1, 1, 1, 2], "handSize": 2, "clueTokens": 0,
                         "strikes": 3})

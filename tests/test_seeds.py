@@ -17,12 +17,26 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HANABLIVE, REPO, assert_clean_error, expected_results, run_cli
 from solver.game import (
-    BUILTIN, BY_HANABLIVE_ID, Card, GoRand, MalformedError, Rules, crc64_ecma, deck_from_seed, format_compact,
-    game_from_seed, load_file, parse_seed, parse_variant, seed_int64, server_shuffle,
+    BUILTIN,
+    BY_HANABLIVE_ID,
+    Card,
+    GoRand,
+    MalformedError,
+    Rules,
+    crc64_ecma,
+    deck_from_seed,
+    format_compact,
+    game_from_seed,
+    load_file,
+    parse_seed,
+    parse_variant,
+    seed_int64,
+    server_shuffle,
 )
 from solver.game import seeds as S
+
+from conftest import HANABLIVE, REPO, assert_clean_error, expected_results, run_cli
 
 VECTORS_FILE = REPO / "tests" / "data" / "seed_vectors.json"
 GO_PROGRAM = REPO / "tests" / "go" / "seedvectors.go"

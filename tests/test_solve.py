@@ -30,16 +30,33 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from refengine import RefGame, brute_force_max, composition
-from conftest import (
-    HARD_SAMPLE, NV_SAMPLE, SHARED, as_action, as_tuple, has_choice, needs_shared, read_rows, shared_file,
-    shared_params,
-)
 from solver.game import (
-    PLAY, Action, Card, Game, Rules, custom_variant, format_compact,
-    game_from_json, game_to_json, parse_variant,
+    PLAY,
+    Action,
+    Card,
+    Game,
+    Rules,
+    custom_variant,
+    format_compact,
+    game_from_json,
+    game_to_json,
+    parse_variant,
 )
 from solver.portfolio import solve
+
+from conftest import (
+    HARD_SAMPLE,
+    NV_SAMPLE,
+    SHARED,
+    as_action,
+    as_tuple,
+    has_choice,
+    needs_shared,
+    read_rows,
+    shared_file,
+    shared_params,
+)
+from refengine import RefGame, brute_force_max, composition
 
 DECKS = SHARED / "decks"
 
@@ -494,8 +511,9 @@ def test_no_variant_line_positions_keep_the_maximum(players):
 def test_maximum_never_rises_along_real_games():
     """Along a real hanab.live game, the maximum from the position after K actions never
     increases with K and stays at least the game's final score."""
-    from conftest import expected_results, real_game_files
     from solver.game import load_file
+
+    from conftest import expected_results, real_game_files
 
     for path in real_game_files():
         exp = expected_results()[path.name]

@@ -14,11 +14,21 @@ import sys
 
 import pytest
 
-from conftest import REPO, assert_clean_error, expected_results, full_deck, real_game_files, run_cli
 from solver.game import (
-    Action, Card, Game, Rules, custom_variant, format_compact, game_to_json, load_file, parse_compact, parse_variant,
+    Action,
+    Card,
+    Game,
+    Rules,
+    custom_variant,
+    format_compact,
+    game_to_json,
+    load_file,
+    parse_compact,
+    parse_variant,
 )
 from solver.portfolio import solve as api_solve
+
+from conftest import REPO, assert_clean_error, expected_results, full_deck, real_game_files, run_cli
 
 FILES = real_game_files()
 

@@ -97,8 +97,10 @@ def format_text(summary: dict) -> str:
         lines.append("")
         lines.append("slowest decks:")
         for s in summary["slowest"]:
-            verdict = str(s["max_score"]) if s["max_score"] == s["upper_bound"] else f"{s['max_score']}..{s['upper_bound']}"
-            lines.append(f"  {s['key']:<28} {s['players']}p {s['variant']:<18} {s['seconds']:8.2f} s  max {verdict} ({s['proof_kind']})")
+            verdict = (str(s["max_score"]) if s["max_score"] == s["upper_bound"]
+                       else f"{s['max_score']}..{s['upper_bound']}")
+            lines.append(f"  {s['key']:<28} {s['players']}p {s['variant']:<18} {s['seconds']:8.2f} s  "
+                         f"max {verdict} ({s['proof_kind']})")
     return "\n".join(lines)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..game import Action, GameRecord, State
-from ..render import describe_turn
 from ..portfolio import solve
+from ..render import describe_turn
 
 
 @dataclass
@@ -125,11 +125,12 @@ def plot(rv: Review, path: str, title: str = "") -> None:
     fig, ax = plt.subplots(figsize=(10, 4))
     ax.step(turns, [p.upper_bound for p in rv.points], where="post", color="#aa3377", lw=1, ls="--",
             label="upper bound" if not all(p.exact for p in rv.points) else None)
-    ax.step(turns, [p.max_score for p in rv.points], where="post", color="#4477aa", lw=2, label="maximum still reachable")
+    ax.step(turns, [p.max_score for p in rv.points], where="post", color="#4477aa", lw=2,
+            label="maximum still reachable")
     ax.plot(turns, [p.score for p in rv.points], color="#228833", lw=1.5, label="score so far")
     for k, d in enumerate(rv.drops):
-        ax.annotate(f"{d.turn}: {d.action}", (d.turn, d.after), xytext=(0, -28 - 14 * (k % 2)), textcoords="offset points",
-                    fontsize=7, ha="center", arrowprops=dict(arrowstyle="->", lw=0.6))
+        ax.annotate(f"{d.turn}: {d.action}", (d.turn, d.after), xytext=(0, -28 - 14 * (k % 2)),
+                    textcoords="offset points", fontsize=7, ha="center", arrowprops=dict(arrowstyle="->", lw=0.6))
         ax.plot([d.turn], [d.after], "o", color="#ee6677")
     ax.set_xlabel("turn (actions taken)")
     ax.set_ylabel("score")

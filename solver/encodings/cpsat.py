@@ -34,9 +34,7 @@ Public API: :func:`cpsat_max` returning a :class:`CpsatResult`; :func:`model_acc
 from __future__ import annotations
 
 import math
-import random
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -359,7 +357,7 @@ class _Encoding:
         # -- A card is played or discarded at most once, and only from its holder's hand: a
         #    card dealt to player p only when p acts; deck card j (drawn at step j by its
         #    actor) only when the actor of step j acts. used[e, o] records the uses so far. -
-        for o, uses in self.uses_of.items():
+        for _o, uses in self.uses_of.items():
             if len(uses) > 1:
                 m.add_at_most_one(uses)
         for (e, o), u in self.use.items():
@@ -509,9 +507,9 @@ class _Encoding:
         #    rank above a stack's starting height is played (fitting) exactly once if the
         #    final stack reaches it, never otherwise. ------------------------------------------
         fits = {}
-        for (e, o), v in self.play.items():
+        for (_e, o), v in self.play.items():
             fits.setdefault((self.suit[o], self.rank[o]), []).append(v)
-        for e, v in self.deck_play.items():
+        for _e, v in self.deck_play.items():
             fits.setdefault((self.suit[self.last], self.rank[self.last]), []).append(v)
         for s in range(S):
             for r in range(self.st0[s] + 1, self.top[s] + 1):

@@ -265,7 +265,7 @@ STEP_FEATURES = frozenset({"pace", "capacity", "needed", "symmetry"})
 TURN_FEATURES = frozenset({"pace", "needed", "symmetry"})
 
 
-def _counters(enc: "Encoding", d: _Data):
+def _counters(enc: Encoding, d: _Data):
     """The literals of the unary counters both models keep per event or turn ``t``:
     ``stack(t, s, h)`` (suit ``s`` has reached ``h``), ``clues(t, i)`` (at least ``i``
     tokens), ``strikes(t, i)`` (at least ``i`` strikes). Outside a counter's range they
@@ -665,7 +665,8 @@ def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
             continue
         cards = [o for o in d.live if enc.value(true, "use", e, o)]
         if len(cards) != 1:
-            raise EncodingError(f"decode: event {e} uses {len(cards)} cards", deck=deck_text(d.state), method="sat steps")
+            raise EncodingError(f"decode: event {e} uses {len(cards)} cards", deck=deck_text(d.state),
+                                method="sat steps")
         kind = PLAY if enc.value(true, "play", e) else DISCARD
         actions.append(st.apply(Action(kind, cards[0])))
     return actions
@@ -1068,7 +1069,8 @@ def _decode_turns(enc: Encoding, true: set[int]) -> list[Action]:
             continue
         cards = [o for o in d.live if enc.value(true, "use", t, o)]
         if len(cards) != 1:
-            raise EncodingError(f"decode: turn {t} uses {len(cards)} cards", deck=deck_text(d.state), method="sat turns")
+            raise EncodingError(f"decode: turn {t} uses {len(cards)} cards", deck=deck_text(d.state),
+                                method="sat turns")
         kind = PLAY if enc.value(true, "play", t) else DISCARD
         actions.append(st.apply(Action(kind, cards[0])))
     return actions

@@ -12,8 +12,8 @@ from .variant import BUILTIN, BY_HANABLIVE_ID, Rules, Suit, Variant, custom_vari
 __all__ = [
     "Action", "Card", "PLAY", "DISCARD", "COLOR_CLUE", "RANK_CLUE", "format_compact", "parse_compact",
     "IllegalActionError", "MalformedError", "GameRecord", "game_from_json", "game_to_json",
-    "load_file", "load_text", "parse_json", "read_jsonl", "read_text", "Game", "State", "replay", "END_PERFECT", "END_STRIKEOUT",
-    "END_FINAL_ROUND", "BUILTIN", "BY_HANABLIVE_ID", "Rules", "Suit", "Variant", "custom_variant",
+    "load_file", "load_text", "parse_json", "read_jsonl", "read_text", "Game", "State", "replay", "END_PERFECT",
+    "END_STRIKEOUT", "END_FINAL_ROUND", "BUILTIN", "BY_HANABLIVE_ID", "Rules", "Suit", "Variant", "custom_variant",
     "parse_variant", "variant_by_name", "GoRand", "crc64_ecma", "deck_from_seed", "game_from_seed",
     "parse_seed", "seed_int64", "server_shuffle",
 ]

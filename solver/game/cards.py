@@ -46,7 +46,7 @@ class Card:
         return {"suitIndex": self.suit, "rank": self.rank}
 
     @classmethod
-    def parse(cls, token: str, variant: Variant) -> "Card":
+    def parse(cls, token: str, variant: Variant) -> Card:
         """A card from compact notation such as ``r1`` or ``K5`` (letter case ignored)."""
         m = re.fullmatch(r"([A-Za-z])([0-9])", token.strip())
         if not m:
@@ -77,19 +77,19 @@ class Action:
     touched: tuple[int, ...] = field(default=(), compare=False)
 
     @staticmethod
-    def play(order: int) -> "Action":
+    def play(order: int) -> Action:
         return Action(PLAY, order)
 
     @staticmethod
-    def discard(order: int) -> "Action":
+    def discard(order: int) -> Action:
         return Action(DISCARD, order)
 
     @staticmethod
-    def color_clue(player: int, color: int) -> "Action":
+    def color_clue(player: int, color: int) -> Action:
         return Action(COLOR_CLUE, player, color)
 
     @staticmethod
-    def rank_clue(player: int, rank: int) -> "Action":
+    def rank_clue(player: int, rank: int) -> Action:
         return Action(RANK_CLUE, player, rank)
 
     @property
@@ -100,7 +100,7 @@ class Action:
         return {"type": self.kind, "target": self.target, "value": self.value}
 
     @classmethod
-    def from_json(cls, obj: object, where: str = "action") -> "Action":
+    def from_json(cls, obj: object, where: str = "action") -> Action:
         if not isinstance(obj, dict):
             raise MalformedError(f"{where}: must be an object, got {type(obj).__name__}")
         for key in ("type", "target"):

@@ -11,7 +11,8 @@ are the fast unchecked make/unmake used by search.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .cards import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card
 from .errors import IllegalActionError, MalformedError
@@ -64,7 +65,8 @@ class Game:
             extra = got - want
             parts = []
             if extra:
-                parts.append("unexpected " + _few(c.to_str(v) if 0 <= c.suit < v.num_suits else repr(c) for c in extra.elements()))
+                parts.append("unexpected " + _few(c.to_str(v) if 0 <= c.suit < v.num_suits else repr(c)
+                                                  for c in extra.elements()))
             if missing:
                 parts.append("missing " + _few(c.to_str(v) for c in missing.elements()))
             raise MalformedError(
@@ -98,7 +100,7 @@ class Game:
     def player_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.num_players else f"player {seat}"
 
-    def initial_state(self) -> "State":
+    def initial_state(self) -> State:
         return State(self)
 
     def __repr__(self) -> str:
@@ -314,14 +316,16 @@ class State:
                 raise IllegalActionError(f"{kind} clue: {who} cannot clue themself")
             if k == COLOR_CLUE and not 0 <= v < len(g.variant.clue_colors):
                 raise IllegalActionError(
-                    f"color clue value {v}: not a clue color of {g.variant.name!r} (0..{len(g.variant.clue_colors) - 1})"
+                    f"color clue value {v}: not a clue color of {g.variant.name!r} "
+                    f"(0..{len(g.variant.clue_colors) - 1})"
                 )
             if k == RANK_CLUE and v not in g.variant.clue_ranks:
                 raise IllegalActionError(f"rank clue value {v}: not a clue rank of {g.variant.name!r}")
             tc = self.touched(t, k, v)
             if not tc and not g.rules.empty_clues:
                 what = g.variant.clue_colors[v].lower() if k == COLOR_CLUE else str(v)
-                raise IllegalActionError(f"{kind} clue {what} to {g.player_name(t)} touches no card (empty clues are off)")
+                raise IllegalActionError(f"{kind} clue {what} to {g.player_name(t)} touches no card "
+                                         f"(empty clues are off)")
             return Action(k, t, v, tc)
         raise IllegalActionError(f"action type {k} is not a move")
 
@@ -341,7 +345,7 @@ class State:
         self.push(a)
         return a
 
-    def apply_all(self, actions: Iterable[Action], label: str = "action") -> "State":
+    def apply_all(self, actions: Iterable[Action], label: str = "action") -> State:
         """``apply`` each action in turn; an illegal one raises ``IllegalActionError``
         prefixed with ``label`` and its 0-based index. Returns self."""
         for i, a in enumerate(actions):
@@ -430,7 +434,7 @@ class State:
         return self.history.pop()
 
     # ---- copies and comparison -------------------------------------------
-    def copy(self) -> "State":
+    def copy(self) -> State:
         s = State.__new__(State)
         s.game = self.game
         s.current, s.next_draw, s.clues, s.strikes = self.current, self.next_draw, self.clues, self.strikes

@@ -284,7 +284,7 @@ class Rules:
         return opts
 
     @classmethod
-    def from_json_options(cls, opts: object, where: str = "options") -> "Rules":
+    def from_json_options(cls, opts: object, where: str = "options") -> Rules:
         if opts is None:
             opts = {}
         if not isinstance(opts, dict):

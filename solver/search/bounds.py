@@ -160,7 +160,8 @@ def named_bound(pos: Position) -> tuple[int, str, str]:
     D = pos.deck_len - pos.nd
     if score + D + n < ub:
         ub = score + D + n
-        kind, reason = "pace", f"{D} card{'s' if D != 1 else ''} in the deck + {n} final turns allow at most {D + n} more plays (at most {ub})"
+        kind, reason = "pace", (f"{D} card{'s' if D != 1 else ''} in the deck + {n} final turns "
+                                f"allow at most {D + n} more plays (at most {ub})")
     late, d, excess, cap_d = _late_plays(pos, D)
     if excess and sum(pos.reach) - excess < ub:
         ub = sum(pos.reach) - excess

@@ -8,6 +8,12 @@ Card classes: a card that can still score is identified by ``suit * 8 + rank``; 
 can never score again (its rank is already on the stack, or a lower rank of its suit is
 gone) is trash, class 0. Two hands with the same multiset of classes are interchangeable,
 which is what the transposition key uses.
+
+The card queries here (``reach``, ``cls``, ``playable``, ``sort_hand``) are the search's
+hot-loop versions of the engine's :meth:`State.reach`, :meth:`State.is_trash` and
+:meth:`State.is_playable`, kept incrementally on make/unmake: the definitions live in the
+engine, and ``tests/test_consistent.py`` checks these against them after every move of
+hundreds of random games.
 """
 from __future__ import annotations
 
