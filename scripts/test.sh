@@ -4,6 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 VENV=${VENV:-.venv}
+# lint and types first (seconds): ruff on the whole tree, mypy on the rules engine (strict,
+# see [tool.mypy] in pyproject.toml) and the search
+"$VENV/bin/ruff" check --quiet .
+"$VENV/bin/mypy" --no-error-summary solver/game/ solver/search/
 set +e
 "$VENV/bin/python" -m pytest -p no:cacheprovider "$@"
 rc=$?

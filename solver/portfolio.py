@@ -290,11 +290,14 @@ class _Run:
     def _cpsat(self, cap: float | None):
         """CP-SAT maximises the score from the position, seeded with the best line;
         its proven bound counts as a proof for every target above it."""
+        left = self._left(cap)
+        if left is not None and left <= 0.05:
+            return
         try:
             from .encodings.cpsat import cpsat_max
         except ImportError:  # pragma: no cover
             return
-        left = self._left(cap)
+        left = self._left(cap)  # again: the first import (OR-Tools) takes about 0.3 s
         if left is not None and left <= 0.05:
             return
         t1 = time.monotonic()

@@ -248,17 +248,24 @@ def exhaustive_max(state) -> int:
         key = st.key()
         if key not in memo:
             best = -1
-            seen_clue = False
-            for a in st.legal_actions():
-                if a.is_clue:
-                    if seen_clue:
-                        continue
-                    seen_clue = True
-                st.push(a)
+            for a in moves(st):
+                st.apply(a)  # validated by the engine
                 best = max(best, rec(st))
                 st.pop()
             memo[key] = best
         return memo[key]
+
+    def moves(st):
+        """Every play and discard of the hand (and of the last deck card with deck plays)
+        the rules allow, and one clue (every clue leads to the same position)."""
+        g, hand = st.game, st.hands[st.current]
+        out = [Action(PLAY, o) for o in hand]
+        if g.rules.deck_plays and st.deck_left == 1:
+            out.append(Action(PLAY, st.next_draw))
+        if st.clues < g.max_clues:
+            out.extend(Action(DISCARD, o) for o in hand)
+        clue = st.first_clue()
+        return out + ([clue] if clue is not None else [])
 
     return rec(state.copy())
 

@@ -28,7 +28,8 @@ def _plot_path(path: str | None):
 def review(game_file, timeout, plot_path, as_json):
     """The exact maximum still reachable after every turn of a game, and the actions that
     lowered it."""
-    from .review import format_text, plot, review as run_review
+    from .review import format_text, plot
+    from .review import review as run_review
 
     _positive("--timeout", timeout)
     _plot_path(plot_path)
@@ -57,9 +58,12 @@ def review(game_file, timeout, plot_path, as_json):
 @click.option("--jobs", "workers", type=int, help="Worker processes (default: all cores).")
 @click.option("--dask", "use_dask", is_flag=True, help="Run on a local Dask cluster.")
 @click.option("--scheduler", help="Run on an existing Dask cluster: tcp://host:port.")
-@click.option("--redo-open", is_flag=True, help="Also re-solve stored decks that are not exact (e.g. with a longer --timeout); a row is replaced only by tighter bounds.")
+@click.option("--redo-open", is_flag=True,
+              help="Also re-solve stored decks that are not exact (e.g. with a longer --timeout); a row is "
+                   "replaced only by tighter bounds.")
 @click.option("--redo-undecided", is_flag=True,
-              help="Like --redo-open, but only the decks where it is still open whether the perfect score is reachable.")
+              help="Like --redo-open, but only the decks where it is still open whether the perfect score is "
+                   "reachable.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, scheduler, redo_open, redo_undecided, quiet):
     """Solve many decks and store every result: INPUTS are seed ranges (p3v0s1..100000),

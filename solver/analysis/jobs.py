@@ -4,16 +4,31 @@ A job is a small picklable dict (it travels to worker processes and Dask workers
 ``key`` (unique in the store), ``seed`` (or None), ``players``, ``options`` (hanab.live
 JSON options: the variant and rule flags) and ``deck`` (compact notation, or None when the
 worker deals it from the seed). :func:`solve_job` turns one job into one store row.
+
+:func:`make_jobs` checks every input up front but makes the jobs on demand: a seed range
+stays three numbers (:class:`SeedRange`, a lazy sequence), so a run over 100 million seeds
+never holds them all; files and folders (small) are read whole, as lists.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Iterator
 
-from ..game import (Game, MalformedError, Rules, format_compact, game_from_json, load_file, parse_compact, parse_json,
-                    read_jsonl, read_text)
+from ..game import (
+    Game,
+    MalformedError,
+    Rules,
+    format_compact,
+    game_from_json,
+    load_file,
+    parse_compact,
+    parse_json,
+    read_jsonl,
+    read_text,
+)
 from .store import Row, line_json
 
 RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)\.\.(?P<prefix2>.*?)(?P<hi>\d+)$")
@@ -36,16 +51,57 @@ def parse_range(text: str) -> tuple[str, int, int]:
     return prefix, lo, hi
 
 
-def seed_jobs(text: str, players: int | None, rules: Rules | None) -> Iterator[dict]:
+class SeedRange(Sequence):
+    """The jobs of the seeds ``prefix<lo>`` .. ``prefix<hi>``, made on demand (a range's
+    keys are ``prefix`` and a number without leading zeros; ``prefix`` never ends in a
+    digit, see :func:`parse_range`)."""
+
+    def __init__(self, prefix: str, lo: int, hi: int, players: int, options: dict):
+        self.prefix, self.lo, self.hi = prefix, lo, hi
+        self.players, self.options = players, options
+
+    def __len__(self) -> int:
+        return self.hi - self.lo + 1
+
+    def job(self, n: int) -> dict:
+        seed = f"{self.prefix}{n}"
+        return {"key": seed, "seed": seed, "players": self.players, "options": self.options, "deck": None}
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.job(n) for n in range(self.lo, self.hi + 1)[i]]
+        return self.job(range(self.lo, self.hi + 1)[i])
+
+    def __iter__(self) -> Iterator[dict]:
+        for n in range(self.lo, self.hi + 1):
+            yield self.job(n)
+
+    def number(self, key: str) -> int | None:
+        """The seed number if ``key`` is one of this range's keys, else None."""
+        if not key.startswith(self.prefix):
+            return None
+        rest = key[len(self.prefix):]
+        if not (rest.isascii() and rest.isdigit()) or (rest[0] == "0" and rest != "0"):
+            return None
+        n = int(rest)
+        return n if self.lo <= n <= self.hi else None
+
+    def __repr__(self) -> str:
+        return f"SeedRange({self.prefix}{self.lo}..{self.hi})"
+
+
+def seed_range(text: str, players: int | None, rules: Rules | None) -> SeedRange:
+    """The jobs of a seed range; the first seed is dealt here, so a bad prefix (or player
+    count, or variant) fails before any work starts."""
     from ..game.seeds import game_from_seed
 
     prefix, lo, hi = parse_range(text)
-    # deal the first seed here, so a bad prefix fails before any work starts
     first = game_from_seed(f"{prefix}{lo}", players=players, rules=rules)
-    options = first.rules.to_json_options()
-    for n in range(lo, hi + 1):
-        seed = f"{prefix}{n}"
-        yield {"key": seed, "seed": seed, "players": first.num_players, "options": options, "deck": None}
+    return SeedRange(prefix, lo, hi, first.num_players, first.rules.to_json_options())
+
+
+def seed_jobs(text: str, players: int | None, rules: Rules | None) -> Iterator[dict]:
+    return iter(seed_range(text, players, rules))
 
 
 def _deck_job(key: str, game: Game, seed: str | None = None) -> dict:
@@ -115,31 +171,96 @@ def folder_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterato
         yield _deck_job(p.name, rec.game, rec.extra.get("seed") if isinstance(rec.extra.get("seed"), str) else None)
 
 
-def make_jobs(inputs, players: int | None = None, rules: Rules | None = None) -> list[dict]:
+class Jobs(Sequence):
+    """The jobs of a batch, in input order, made on demand: ``parts`` are seed ranges
+    (:class:`SeedRange`) and lists of jobs (files, folders, single seeds). ``len()`` and
+    indexing need no job to be made."""
+
+    def __init__(self, parts: list):
+        self.parts = [p for p in parts if len(p)]
+        self._starts = []
+        n = 0
+        for p in self.parts:
+            self._starts.append(n)
+            n += len(p)
+        self._len = n
+
+    @classmethod
+    def of(cls, jobs: Iterable[dict]) -> Jobs:
+        """``jobs`` as it is if it is a :class:`Jobs`, else its jobs in one list."""
+        return jobs if isinstance(jobs, Jobs) else cls([list(jobs)])
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[dict]:
+        for p in self.parts:
+            yield from p
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError("job index out of range")
+        k = bisect.bisect_right(self._starts, i) - 1
+        return self.parts[k][i - self._starts[k]]
+
+    def ranges(self) -> list[SeedRange]:
+        return [p for p in self.parts if isinstance(p, SeedRange)]
+
+    def listed(self) -> list[dict]:
+        """The jobs that are not in a seed range (files, folders, single seeds)."""
+        return [j for p in self.parts if not isinstance(p, SeedRange) for j in p]
+
+
+def _check_unique(jobs: Jobs) -> None:
+    """No key twice, without making a range's jobs: the listed keys go in a set (files are
+    small), a range cannot repeat itself, two ranges overlap only with the same prefix and
+    intersecting numbers, and a listed key is in a range only if it is the prefix and a
+    number (a prefix never ends in a digit, so stripping the digits finds it)."""
+    by_prefix: dict[str, list[SeedRange]] = {}
+    for r in jobs.ranges():
+        by_prefix.setdefault(r.prefix, []).append(r)
+    for rs in by_prefix.values():
+        rs = sorted(rs, key=lambda r: (r.lo, r.hi))
+        for a, b in zip(rs, rs[1:], strict=False):
+            if b.lo <= a.hi:
+                raise MalformedError(f"job {b.prefix + str(b.lo)!r} is given twice")
+    keys: set[str] = set()
+    for j in jobs.listed():
+        key = j["key"]
+        head = key.rstrip("0123456789")
+        if key in keys or any(r.number(key) is not None for r in by_prefix.get(head, ())):
+            raise MalformedError(f"job {key!r} is given twice")
+        keys.add(key)
+
+
+def make_jobs(inputs, players: int | None = None, rules: Rules | None = None) -> Jobs:
     """All jobs of the given inputs (seed ranges, single seeds, files, folders), in order,
-    rejecting duplicate keys."""
-    jobs: list[dict] = []
+    rejecting duplicate keys: a lazy sequence (:class:`Jobs`). Every input is checked here
+    (files read and parsed, the first seed of each range dealt), so errors come before
+    any work starts."""
+    parts: list = []
     for text in inputs:
         p = Path(text)
         if p.is_dir():
-            jobs.extend(folder_jobs(p, players, rules))
+            parts.append(list(folder_jobs(p, players, rules)))
         elif p.exists():
-            jobs.extend(file_jobs(p, players, rules))
+            parts.append(list(file_jobs(p, players, rules)))
         elif ".." in text:
-            jobs.extend(seed_jobs(text, players, rules))
+            parts.append(seed_range(text, players, rules))
         elif text.endswith((".json", ".jsonl", ".txt")) or "/" in text:
             raise MalformedError(f"{text}: no such file or folder")
         else:
             from ..game.seeds import game_from_seed
 
             g = game_from_seed(text, players=players, rules=rules)
-            jobs.append({"key": text, "seed": text, "players": g.num_players,
-                         "options": g.rules.to_json_options(), "deck": None})
-    keys: set[str] = set()
-    for j in jobs:
-        if j["key"] in keys:
-            raise MalformedError(f"job {j['key']!r} is given twice")
-        keys.add(j["key"])
+            parts.append([{"key": text, "seed": text, "players": g.num_players,
+                           "options": g.rules.to_json_options(), "deck": None}])
+    jobs = Jobs(parts)
+    _check_unique(jobs)
     return jobs
 
 

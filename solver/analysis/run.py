@@ -2,16 +2,27 @@
 
 Only the calling process writes to the store, one committed row per finished deck, so a
 run can be killed at any moment and rerun: finished keys are skipped.
+
+Jobs stream: they are made on demand (:class:`~.jobs.Jobs`), checked against the store
+:data:`BATCH` keys at a time, and handed to the workers with a bounded number in flight,
+so memory does not grow with the number of jobs: a run over 100 million seeds holds a
+few thousand of them at a time.
+The count for the progress bar comes before any work, without making the jobs: a seed
+range's size is arithmetic and its stored keys are one index range scan of the store.
 """
 from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from itertools import islice
 
-from .jobs import solve_job
+from .jobs import Jobs, solve_job
 from .store import Row, Store
+
+BATCH = 2000  # jobs checked against the store at once
+IN_FLIGHT = 4  # chunks of jobs per worker handed out ahead (process pool and Dask)
 
 
 class JobError(Exception):
@@ -48,32 +59,71 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def run_batch(jobs: list[dict], store: Store, *, timeout: float | None, workers: int | None = None,
+def _batched(items: Iterable, size: int) -> Iterator[list]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def count_skipped(jobs: Jobs, store: Store, *, redo_open: bool = False, redo_undecided: bool = False) -> int:
+    """How many of ``jobs`` a run skips (stored, and not to be redone), without making a
+    range's jobs: the stored keys under a range's prefix followed by a digit are one index
+    range scan, each checked arithmetically (the keys are unique across ``jobs``)."""
+    flags = {"redo_open": redo_open, "redo_undecided": redo_undecided}
+    n = 0
+    for r in jobs.ranges():
+        n += sum(r.number(k) is not None for k in store.skipped_between(r.prefix + "0", r.prefix + ":", **flags))
+    listed = [j["key"] for j in jobs.listed()]
+    if listed:
+        done = store.done_keys(listed)
+        if done and (redo_open or redo_undecided):
+            done -= store.open_keys(done, undecided=not redo_open)
+        n += len(done)
+    return n
+
+
+def pending_jobs(jobs: Iterable[dict], store: Store, *, redo_open: bool = False,
+                 redo_undecided: bool = False) -> Iterator[dict]:
+    """The jobs not yet stored (or stored but to be redone), in order, checking the store
+    :data:`BATCH` keys at a time."""
+    for batch in _batched(jobs, BATCH):
+        done = store.done_keys([j["key"] for j in batch])
+        if done and (redo_open or redo_undecided):
+            done -= store.open_keys(done, undecided=not redo_open)
+        for j in batch:
+            if j["key"] not in done:
+                yield j
+
+
+def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, workers: int | None = None,
               dask: str | None = None, progress: Callable[[Row], None] | None = None,
               on_start: Callable[[int], None] | None = None, redo_open: bool = False,
               redo_undecided: bool = False) -> BatchResult:
-    """Solve every job not yet in ``store``. ``dask``: None (local processes), ``"local"``
-    (start a local Dask cluster) or a scheduler address (join an existing cluster).
-    ``on_start(n)`` is told how many jobs remain; ``progress(row)`` is called after each
-    row is committed. ``redo_open``: also solve again the stored rows that are not exact
-    (say with a longer ``timeout``), keeping the new result only where it is tighter;
-    ``redo_undecided``: the same for the rows where winnability itself is open."""
-    done = store.done_keys(j["key"] for j in jobs)
+    """Solve every job not yet in ``store``. ``jobs``: a :class:`~.jobs.Jobs` (from
+    :func:`~.jobs.make_jobs`; streamed) or any iterable of jobs (read into a list).
+    ``dask``: None (local processes), ``"local"`` (start a local Dask cluster) or a
+    scheduler address (join an existing cluster). ``on_start(n)`` is told how many jobs
+    remain; ``progress(row)`` is called after each row is committed. ``redo_open``: also
+    solve again the stored rows that are not exact (say with a longer ``timeout``),
+    keeping the new result only where it is tighter; ``redo_undecided``: the same for the
+    rows where winnability itself is open."""
+    jobs = Jobs.of(jobs)
     redo = redo_open or redo_undecided
-    if redo:  # solve the stored open ones again; a result replaces them only if tighter
-        done -= store.open_keys(done, undecided=not redo_open)
-    pending = [j for j in jobs if j["key"] not in done]
+    flags = {"redo_open": redo_open, "redo_undecided": redo_undecided}
+    skipped = count_skipped(jobs, store, **flags)
+    n = len(jobs) - skipped
     if on_start:
-        on_start(len(pending))
+        on_start(n)
     workers = workers or default_workers()
-    if not pending:
-        results = iter(())
+    pending = pending_jobs(jobs, store, **flags)
+    if not n:
+        results: Iterable = iter(())
     elif dask is not None:
-        results = _dask_results(pending, timeout, workers, dask)
-    elif workers == 1 or len(pending) <= 1:
+        results = _dask_results(pending, n, timeout, workers, dask)
+    elif workers == 1 or n <= 1:
         results = (_solve_safe((j, timeout)) for j in pending)
     else:
-        results = _pool_results(pending, timeout, workers)
+        results = _pool_results(pending, n, timeout, workers)
     solved = 0
     for status, value in results:
         if status != "ok":
@@ -85,26 +135,46 @@ def run_batch(jobs: list[dict], store: Store, *, timeout: float | None, workers:
         solved += 1
         if progress:
             progress(value)
-    return BatchResult(len(jobs), len(done), solved)
+    return BatchResult(len(jobs), skipped, solved)
 
 
-def _pool_results(pending, timeout, workers) -> Iterable:
+def _pool_results(pending: Iterator[dict], n: int, timeout, workers: int) -> Iterator:
+    """Results from a process pool, chunks of jobs handed out as others come back (at
+    most ``IN_FLIGHT`` per worker), so the jobs are read from ``pending`` (and the store)
+    in this thread, as they are needed."""
     import multiprocessing as mp
+    import queue
 
     ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    chunks = _batched(pending, max(1, min(8, n // (workers * 50) or 1)))
+    back: queue.SimpleQueue = queue.SimpleQueue()
     pool = ctx.Pool(workers, initializer=_ignore_sigint)
     try:
-        chunksize = max(1, min(8, len(pending) // (workers * 50) or 1))
-        yield from pool.imap_unordered(_solve_safe, ((j, timeout) for j in pending), chunksize=chunksize)
+        in_flight = 0
+        for chunk in islice(chunks, workers * IN_FLIGHT):
+            pool.apply_async(_solve_chunk, (chunk, timeout), callback=back.put,
+                             error_callback=lambda e: back.put(e))
+            in_flight += 1
+        while in_flight:
+            out = back.get()
+            in_flight -= 1
+            if isinstance(out, BaseException):
+                raise out
+            nxt = next(chunks, None)
+            if nxt is not None:
+                pool.apply_async(_solve_chunk, (nxt, timeout), callback=back.put,
+                                 error_callback=lambda e: back.put(e))
+                in_flight += 1
+            yield from out
         pool.close()
     finally:
         pool.terminate()
         pool.join()
 
 
-def _dask_results(pending, timeout, workers, where: str) -> Iterable:
+def _dask_results(pending: Iterator[dict], n: int, timeout, workers: int, where: str) -> Iterator:
     """Jobs go out in chunks, at most a few per worker in flight, so millions of jobs
-    never sit in the scheduler's memory at once."""
+    never sit in the scheduler's memory (or this one's) at once."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:  # pragma: no cover - dask is a dependency
@@ -122,17 +192,14 @@ def _dask_results(pending, timeout, workers, where: str) -> Iterable:
                 raise JobError(f"cannot reach the Dask scheduler at {where}: {e}") from None
         try:
             nworkers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
-            size = max(1, min(50, len(pending) // (nworkers * 20) or 1))
-            chunks = [pending[i:i + size] for i in range(0, len(pending), size)]
-            window = nworkers * 4
-            it = iter(chunks)
+            chunks = _batched(pending, max(1, min(50, n // (nworkers * 20) or 1)))
             futures = as_completed()
-            for chunk in [c for _, c in zip(range(window), it)]:
+            for chunk in islice(chunks, nworkers * IN_FLIGHT):
                 futures.add(client.submit(_solve_chunk, chunk, timeout, pure=False))
             for fut in futures:
                 out = fut.result()
                 fut.release()
-                nxt = next(it, None)
+                nxt = next(chunks, None)
                 if nxt is not None:
                     futures.add(client.submit(_solve_chunk, nxt, timeout, pure=False))
                 yield from out

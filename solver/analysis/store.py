@@ -115,10 +115,12 @@ class Store:
                 raise MalformedError(f"{self.path}: results table has columns {have}, expected {list(FIELDS)}")
             return
         if tables - {"meta"}:
-            raise MalformedError(f"{self.path}: an SQLite file, but not a result store (tables: {', '.join(sorted(tables))})")
+            raise MalformedError(f"{self.path}: an SQLite file, but not a result store "
+                                 f"(tables: {', '.join(sorted(tables))})")
         if not create:
             raise MalformedError(f"{self.path}: empty database, not a result store")
-        cols = ", ".join(f"{n} {t}" for n, t, _ in COLUMNS[:-1]) + ", finished_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))"
+        cols = (", ".join(f"{n} {t}" for n, t, _ in COLUMNS[:-1])
+                + ", finished_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))")
         self.db.execute("BEGIN")
         self.db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
         self.db.execute(f"CREATE TABLE results ({cols})")
@@ -139,7 +141,8 @@ class Store:
     def add(self, row: Row) -> bool:
         """Commit one result; False if the key was already stored (the old row stays)."""
         marks = ", ".join("?" * (len(FIELDS) - 1))
-        cur = self.db.execute(f"INSERT OR IGNORE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})", row.values())
+        cur = self.db.execute(f"INSERT OR IGNORE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})",
+                              row.values())
         return cur.rowcount == 1
 
     def improve(self, row: Row) -> bool:
@@ -160,26 +163,44 @@ class Store:
     # --- reading -------------------------------------------------------------------
 
     def done_keys(self, keys=None) -> set[str]:
-        """The stored keys (among ``keys`` if given)."""
+        """The stored keys (among ``keys`` if given, asked in chunks)."""
         if keys is None:
             return {r[0] for r in self.db.execute("SELECT key FROM results")}
+        return self._among("SELECT key FROM results WHERE", keys)
+
+    def _among(self, query: str, keys) -> set[str]:
+        """``query`` (ending in WHERE) restricted to ``keys``, 500 at a time."""
         keys = list(keys)
         out: set[str] = set()
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
-            q = f"SELECT key FROM results WHERE key IN ({', '.join('?' * len(chunk))})"
-            out.update(r[0] for r in self.db.execute(q, chunk))
+            out.update(r[0] for r in self.db.execute(f"{query} key IN ({', '.join('?' * len(chunk))})", chunk))
         return out
+
+    @staticmethod
+    def _open_sql(undecided: bool) -> str:
+        q = "exact = 0"
+        if undecided:
+            q += " AND max_score < perfect AND upper_bound >= perfect"
+        return q
 
     def open_keys(self, keys=None, undecided: bool = False) -> set[str]:
         """Stored keys whose maximum is not exact (among ``keys`` if given); with
         ``undecided``, only those where it is open whether the perfect score is reachable
         (no perfect line found, no bound below it proven)."""
-        q = "SELECT key FROM results WHERE exact = 0"
-        if undecided:
-            q += " AND max_score < perfect AND upper_bound >= perfect"
-        found = {r[0] for r in self.db.execute(q)}
-        return found if keys is None else found & set(keys)
+        q = f"SELECT key FROM results WHERE {self._open_sql(undecided)}"
+        if keys is None:
+            return {r[0] for r in self.db.execute(q)}
+        return self._among(q + " AND", keys)
+
+    def skipped_between(self, start: str, stop: str, *, redo_open: bool = False, redo_undecided: bool = False):
+        """The stored keys ``start <= key < stop`` (an index range scan, streamed) that a
+        run skips: all of them, or with ``redo_open`` / ``redo_undecided`` not the ones
+        :meth:`open_keys` gives (``undecided`` unless ``redo_open``)."""
+        q = "SELECT key FROM results WHERE key >= ? AND key < ?"
+        if redo_open or redo_undecided:
+            q += f" AND NOT ({self._open_sql(not redo_open)})"
+        return (r[0] for r in self.db.execute(q, (start, stop)))
 
     def __len__(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]

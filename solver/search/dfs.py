@@ -4,7 +4,9 @@ Built like a game solver: make/unmake on :class:`Position`, a transposition tabl
 on the canonical position (hands as multisets, trash interchangeable) that remembers, per
 strike count, the lowest target proven unreachable (a position with fewer strikes is never
 worse: every line from it is legal from the other too), admissible bounds (:mod:`.bounds`) at every node, and
-move ordering that finds good lines first.
+move ordering that finds good lines first. The table is bounded (:class:`Budgeted`: two
+generations, at most ``memo_cap`` entries) and holds only bytes (:func:`pack_key`), so it
+stays small and out of the garbage collector's way.
 
 Move pruning (each keeps the maximum; the tests check them against a brute force):
 - a misplay from the hand is only tried at full clue tokens; below that, discarding the same card is at
@@ -21,8 +23,44 @@ import time
 from .bounds import quick_bound
 from .position import CLUE, DISCARD, PLAY, Position
 
+NONE = 255  # "no bound" in a table entry's byte (targets are scores, far below it)
+_SEP = b"\xff"
 
-NO_BOUND = 1 << 30
+
+def pack_key(key: tuple) -> bytes:
+    """:meth:`Position.key` as the table's key: ``cur, nd, clues, tl + 1``, the stacks,
+    then each hand's classes, 0xff between hands. Every field is a small non-negative
+    integer below 255 (``bytes`` raises on anything else) and one table only holds
+    positions of one game (same suits, same players), so equal keys and only equal keys
+    give equal bytes. About 60 bytes instead of 300-600 for the tuples, and no object the
+    garbage collector tracks: a table of tuples made every full collection walk it all."""
+    cur, nd, clues, tl, stacks, hands = key
+    return bytes((cur, nd, clues, tl + 1, *stacks)) + _SEP.join(map(bytes, hands))
+
+
+_FRESH: dict[int, list[list[bytes]]] = {}
+
+
+def _fresh_entries(strike_limit: int) -> list[list[bytes]]:
+    """A new table entry by strike count and target (that one bound, no other), made once."""
+    if strike_limit not in _FRESH:
+        L = strike_limit
+        _FRESH[L] = [[bytes(t if i == s else NONE for i in range(L)) for t in range(NONE)] for s in range(L)]
+    return _FRESH[strike_limit]
+
+
+# Nodes between two reads of the clock. The search runs some 10,000-40,000 nodes a second
+# (fewer with 5-6 players and in the relaxed game), so a deadline is noticed within a few
+# milliseconds; a clock read costs well under a microsecond, nothing next to a node.
+CHECK_EVERY = 32
+
+# Transposition-table entries kept per search (see Budgeted). An entry (the packed key,
+# its bounds, mostly shared, and the dict slot) takes 90-120 bytes on real solves
+# (scripts/bench_memory.py; the tuples and lists before took 410-760), so a full table
+# stays under about 250 MB and a solve's two tables (the search and the relaxed game)
+# under 1 GiB with the rest of the process (about 150 MB with OR-Tools loaded). Each
+# generation (2**20 entries) fills a 2**21-slot dict without growing it again.
+DEFAULT_MEMO_CAP = 1 << 21
 
 
 class SearchTimeout(Exception):
@@ -31,28 +69,95 @@ class SearchTimeout(Exception):
 
 class Budgeted:
     """A search on a position with its transposition table, and node counting against a
-    deadline and a node limit (checked every 4096 nodes)."""
+    deadline and a node limit.
 
-    def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
+    The node limit is exact: the node after the ``node_limit``-th raises
+    :class:`SearchTimeout`, so the same limit always stops at the same node. The clock is
+    read every :data:`CHECK_EVERY` nodes.
+
+    The transposition table holds at most ``memo_cap`` entries (default
+    :data:`DEFAULT_MEMO_CAP`; None: no cap), in two generations: ``memo``, where entries
+    are written, and the older one it was before. Every entry is a proven bound ("target
+    T is unreachable here with s strikes"), so dropping one only costs time, never an
+    answer. When ``memo`` reaches half the cap it becomes the older generation and the
+    previous older one is dropped (``evictions`` counts these turns); an entry found in
+    the older generation is copied back into ``memo``, so whatever the search still uses
+    survives. A turn is one reference swap and dropping a dict (about 20 ms for a million
+    entries, in C), so it never holds up the deadline."""
+
+    def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None,
+                 memo_cap: int | None = DEFAULT_MEMO_CAP):
         self.pos = pos
-        self.memo: dict[tuple, int] = {}
+        self.memo: dict = {}
+        self._old: dict = {}
+        self.memo_cap = memo_cap
+        self.evictions = 0
         self.nodes = 0
         self.deadline = deadline
-        self.node_limit = node_limit
+        self._node_limit = node_limit
+        self._next_check = 0
+        self._schedule()
+
+    @property
+    def memo_cap(self) -> int | None:
+        return self._memo_cap
+
+    @memo_cap.setter
+    def memo_cap(self, value: int | None) -> None:
+        if value is not None and value < 1:
+            raise ValueError(f"memo_cap must be at least 1, got {value}")
+        self._memo_cap = value
+        # memo turns old at this size (never without a cap); a cap of 1 keeps no old one
+        self._half = 1 << 62 if value is None else max(1, value // 2)
+
+    @property
+    def entries(self) -> int:
+        """Entries in the table, both generations."""
+        return len(self.memo) + len(self._old)
+
+    @property
+    def node_limit(self) -> int | None:
+        return self._node_limit
+
+    @node_limit.setter
+    def node_limit(self, value: int | None) -> None:
+        self._node_limit = value
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """The node count at which :meth:`tick` next looks at the budget: the next clock
+        read, or the first node past the limit if that comes sooner."""
+        nxt = self.nodes + CHECK_EVERY
+        if self._node_limit is not None and self._node_limit < nxt:
+            nxt = max(self._node_limit + 1, self.nodes + 1)
+        self._next_check = nxt
 
     def tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 4095:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise SearchTimeout
-            if self.node_limit is not None and self.nodes > self.node_limit:
-                raise SearchTimeout
+        if self.nodes >= self._next_check:
+            self._check()
+
+    def _check(self) -> None:
+        if self._node_limit is not None and self.nodes > self._node_limit:
+            raise SearchTimeout
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchTimeout
+        self._schedule()
+
+    def _turn(self) -> None:
+        """``memo`` is full (half the cap): it becomes the older generation."""
+        cap = self._memo_cap
+        self._old = self.memo if cap is not None and 2 * self._half <= cap else {}
+        self.memo = {}
+        self.evictions += 1
 
 
 class Search(Budgeted):
-    def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None):
-        super().__init__(pos, deadline, node_limit)
+    def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None,
+                 memo_cap: int | None = DEFAULT_MEMO_CAP):
+        super().__init__(pos, deadline, node_limit, memo_cap)
         self.line: list[tuple[int, int]] = []
+        self._fresh = _fresh_entries(pos.strike_limit)
 
     # ---- moves ------------------------------------------------------------
     def moves(self) -> list[tuple[int, int]]:
@@ -144,9 +249,17 @@ class Search(Budgeted):
     def _reach(self, target: int) -> bool:
         """The position is not over and its bound admits ``target``."""
         pos = self.pos
-        self.tick()
-        key = pos.key()
-        m = self.memo.get(key)
+        self.nodes += 1  # (tick, inlined: the hot path)
+        if self.nodes >= self._next_check:
+            self._check()
+        key = pack_key(pos.key())
+        m = self.memo.get(key)  # bytes: the lowest target proven unreachable per strike count
+        if m is None:
+            m = self._old.get(key)
+            if m is not None:  # still of use: back into the young generation
+                self.memo[key] = m
+                if len(self.memo) >= self._half:
+                    self._turn()
         strikes = pos.strikes
         if m is not None:
             # proven: with s' <= strikes strikes, target m[s'] is unreachable
@@ -177,8 +290,18 @@ class Search(Budgeted):
             if ok:
                 self.line.append((kind, o))
                 return True
+        # bytes, replaced rather than changed in place (no tracked objects in the table).
+        # (No new local names in this function: CPython 3.11 keeps frames in 16 KiB
+        # chunks and frees a chunk as soon as the recursion leaves it, so a bigger frame
+        # moves the chunk borders to other depths, where a search crossing one at every
+        # node pays an mmap and munmap each time; kept the size it was.)
         if m is None:
-            m = self.memo[key] = [NO_BOUND] * pos.strike_limit
-        if target < m[strikes]:
-            m[strikes] = target
+            m = self._fresh[strikes][target]
+        elif target < m[strikes]:
+            m = m[:strikes] + bytes((target,)) + m[strikes + 1:]
+        else:
+            return False
+        self.memo[key] = m  # (self.memo, not a name from before the children: it may have turned old)
+        if len(self.memo) >= self._half:
+            self._turn()
         return False

@@ -15,13 +15,24 @@ bottom of the deck, without the clue-token bookkeeping.
 from __future__ import annotations
 
 from .bounds import quick_bound
-from .dfs import NO_BOUND, Budgeted
+from .dfs import _SEP, NONE, Budgeted
 from .position import CLUE, DISCARD, PLAY
 
 UNLIMITED = 1 << 40
 
 
+def pack_relaxed_key(key: tuple) -> bytes:
+    """:meth:`RelaxedSearch.key` as the table's key, packed as :func:`~.dfs.pack_key`
+    packs a position's: ``nd, tl + 1, cur + 1``, the stacks, the hands with 0xff between."""
+    nd, tl, cur, stacks, hands = key
+    return bytes((nd, tl + 1, cur + 1, *stacks)) + _SEP.join(map(bytes, hands))
+
+
 class RelaxedSearch(Budgeted):
+    """The relaxed game's search; the budget and the capped table are :class:`Budgeted`'s
+    (``RelaxedSearch(pos, deadline, node_limit, memo_cap)``); a table entry is the lowest
+    target proven unreachable."""
+
     def key(self) -> tuple:
         """Before the final round the players are interchangeable up to rotation (anyone
         may act next; only the final round's order, which follows the last drawer, sees
@@ -72,9 +83,17 @@ class RelaxedSearch(Budgeted):
 
     def _reach(self, target: int) -> bool:
         pos = self.pos
-        self.tick()
-        key = self.key()
-        m = self.memo.get(key, NO_BOUND)
+        self.nodes += 1  # (tick, inlined: the hot path)
+        if self.nodes >= self._next_check:
+            self._check()
+        key = pack_relaxed_key(self.key())
+        m = self.memo.get(key)
+        if m is None:  # (the generations as in Search._reach)
+            m = self._old.get(key, NONE)
+            if m != NONE:
+                self.memo[key] = m
+                if len(self.memo) >= self._half:
+                    self._turn()
         if m <= target:
             return False
         cur0 = pos.cur
@@ -110,6 +129,8 @@ class RelaxedSearch(Budgeted):
                 pos.cur = cur0
                 return True
         pos.cur = cur0
-        if target < m:
-            self.memo[key] = target
+        if target < m:  # (no new local names here: see the end of Search._reach)
+            self.memo[key] = target  # (not a name from before the children: it may have turned old)
+            if len(self.memo) >= self._half:
+                self._turn()
         return False
