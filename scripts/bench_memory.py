@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -28,7 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-HARD = ROOT.parent / "shared" / "decks" / "hard_2p.jsonl"
+HARD = ROOT / "tests" / "data" / "decks" / "hard_2p_first20.jsonl"  # the first 20 of ../shared's hard_2p.jsonl
 
 
 # ---- the transposition table -----------------------------------------------------------
@@ -195,10 +196,11 @@ def analyse_text(label: str, r: dict) -> str:
 
 # ---- one long solve --------------------------------------------------------------------
 
-def fill_json(root: Path, seconds: float, deck: int) -> dict:
-    """The two tables of a long solve: the search, then the relaxed game, each at the
-    perfect score for ``seconds / 2`` on a hard two-player deck (line ``deck`` of
-    hard_2p.jsonl, unwinnable and too hard for either), both tables kept to the end."""
+def fill_json(root: Path, seconds: float, deck: str, target: int) -> dict:
+    """The two tables of a long solve: the search, then the relaxed game, each at
+    ``target`` for ``seconds / 2`` on the random deck ``deck`` (``p{players}c1s{k}``, as
+    scripts/bench_solve.py deals them), both tables kept to the end. The default,
+    p2c1s138 at 23, is a deck whose maximum 22 neither search proves in minutes."""
     import time as _time
 
     sys.path.insert(0, str(root))
@@ -207,16 +209,18 @@ def fill_json(root: Path, seconds: float, deck: int) -> dict:
     from solver.search.position import Position
     from solver.search.relaxed import RelaxedSearch
 
-    obj = json.loads(HARD.read_text().splitlines()[deck])
-    state = game_from_json({"deck": obj["deck"]}, obj["id"], players=obj["players"]).game.initial_state()
-    out: dict = {"deck": obj["id"]}
+    m = re.fullmatch(r"p(\d)c1s(\d+)", deck)
+    if not m:
+        raise SystemExit(f"--fill-deck {deck!r}: expected p<players>c1s<k>")
+    players, k = int(m[1]), int(m[2])
+    state = game_from_json({"deck": random_deck(players, k)}, deck, players=players).game.initial_state()
+    out: dict = {"deck": deck, "target": target}
     engines = []
     for name, cls in (("search", Search), ("relaxed", RelaxedSearch)):
-        pos = Position(state)
-        eng = cls(pos, _time.monotonic() + seconds / 2)
+        eng = cls(Position(state), _time.monotonic() + seconds / 2)
         engines.append(eng)
         try:
-            res = eng.reach(pos.perfect)
+            res = eng.reach(target)
         except SearchTimeout:
             res = None
         out[name] = {"nodes": eng.nodes, "entries": getattr(eng, "entries", None) or len(eng.memo),
@@ -224,8 +228,9 @@ def fill_json(root: Path, seconds: float, deck: int) -> dict:
     return out
 
 
-def run_fill(tree: Path, seconds: float, deck: int) -> str:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--fill-json", str(seconds), "--fill-deck", str(deck)]
+def run_fill(tree: Path, seconds: float, deck: str, target: int) -> str:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--fill-json", str(seconds), "--fill-deck", deck,
+           "--fill-target", str(target)]
     proc = subprocess.Popen(cmd, cwd=tree, env=dict(os.environ, BENCH_ROOT=str(tree)), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     peak = 0
@@ -238,8 +243,8 @@ def run_fill(tree: Path, seconds: float, deck: int) -> str:
     r = json.loads(out)
     parts = [f"{k} {r[k]['nodes']} nodes, {r[k]['entries']} entries at the end, {r[k]['turns']} turns"
              + (f" (finished: {r[k]['result']})" if r[k]["result"] is not None else "") for k in ("search", "relaxed")]
-    return f" {seconds / 2:g} s of the search then {seconds / 2:g} s of the relaxed game ({r['deck']}, target 25): " \
-        f"peak RSS {peak / 1024:.0f} MiB; " + "; ".join(parts)
+    return (f" {seconds / 2:g} s of the search then {seconds / 2:g} s of the relaxed game "
+            f"({r['deck']} at {r['target']}): peak RSS {peak / 1024:.0f} MiB; " + "; ".join(parts))
 
 
 # ---- main ----------------------------------------------------------------------------------
@@ -252,7 +257,7 @@ def measure_tree(tree: Path, args, tmp: Path, label: str) -> list[str]:
                              check=True, capture_output=True, text=True).stdout
         lines += tt_text(label, json.loads(out))
     if args.fill:
-        lines.append(f"{label}:" + run_fill(tree, args.fill, args.fill_deck))
+        lines.append(f"{label}:" + run_fill(tree, args.fill, args.fill_deck, args.fill_target))
     if not (args.tt_only or args.no_analyse):
         db = tmp / f"{label}.sqlite"
         lines.append(analyse_text(label, run_analyse(tree, args.range, db, args)))
@@ -273,13 +278,14 @@ def main(argv=None):
     ap.add_argument("--no-analyse", action="store_true", help="no analyse run")
     ap.add_argument("--fill", type=float, default=0, metavar="SECONDS",
                     help="also fill both tables for this long, past the cap (peak RSS)")
-    ap.add_argument("--fill-deck", type=int, default=13, help="the long solve's deck: a line of hard_2p.jsonl "
-                    "(default 13)")
+    ap.add_argument("--fill-deck", default="p2c1s138", help="the long searches' deck (default p2c1s138)")
+    ap.add_argument("--fill-target", type=int, default=23, help="their target (default 23)")
     ap.add_argument("--tt-json", action="store_true", help=argparse.SUPPRESS)  # internal: one tree's table figures
     ap.add_argument("--fill-json", type=float, help=argparse.SUPPRESS)  # internal: one long solve
     args = ap.parse_args(argv)
     if args.fill_json is not None:
-        print(json.dumps(fill_json(Path(os.environ.get("BENCH_ROOT", ROOT)), args.fill_json, args.fill_deck)))
+        print(json.dumps(fill_json(Path(os.environ.get("BENCH_ROOT", ROOT)), args.fill_json, args.fill_deck,
+                                   args.fill_target)))
         return
     if args.tt_json:
         print(json.dumps(tt_figures(Path(os.environ.get("BENCH_ROOT", ROOT)), args.tt_nodes)))

@@ -22,10 +22,10 @@ from solver.search.position import Position
 from solver.search.relaxed import RelaxedSearch
 from solver.strategy import greedy_line
 
-from conftest import SHARED
+from conftest import HARD_SAMPLE, NV_SAMPLE
 
-HARD = SHARED / "decks" / "hard_2p.jsonl"
-NV = SHARED / "decks" / "nv_winnable.jsonl"
+HARD = HARD_SAMPLE  # the first 20 decks of hard_2p.jsonl (tests/data/decks)
+NV = NV_SAMPLE  # 28 decks of nv_winnable.jsonl: 2, 3 and 5 players
 
 
 def deck_state(path, i, turn=0):
@@ -39,9 +39,10 @@ def deck_state(path, i, turn=0):
 
 # --- the capped tables ---------------------------------------------------------------------
 
-# positions the uncapped search settles in a few hundred to a few thousand nodes, from the
-# start and from the middle of hard two-player decks (maxima 21-24), and whole 4-6 player decks
-CASES = [(HARD, 0, 20), (HARD, 26, 16), (HARD, 39, 20), (HARD, 0, 16), (NV, 429, 0), (NV, 559, 0), (NV, 481, 0)]
+# positions the uncapped searches settle in a few hundred to a few thousand nodes: the
+# middle of hard two-player decks (maxima 23-25) and whole decks of 2, 3 and 5 players
+CASES = [(HARD, 0, 20), (HARD, 2, 20), (HARD, 10, 20), (HARD, 18, 16), (HARD, 19, 20), (HARD, 0, 16),
+         (NV, 11, 0), (NV, 24, 0)]
 
 
 def maximum(engine, st) -> tuple[int, list | None]:
