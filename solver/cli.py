@@ -15,6 +15,7 @@ import click
 from .errors import SolverError
 from .game import IllegalActionError, MalformedError, format_compact
 from .inputs import load_input
+from .portfolio import ENGINES
 from .render import describe_position, describe_turn, status_line
 
 
@@ -140,7 +141,7 @@ def show(rec, turn, as_json):
               help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
 @click.option("--replay-out", type=click.Path(dir_okay=False, writable=True),
               help="Write the optimal game as hanab.live JSON.")
-@click.option("--engine", type=click.Choice(["portfolio", "search", "sat", "cpsat"]), default="portfolio",
+@click.option("--engine", type=click.Choice(ENGINES), default="portfolio",
               show_default=True, help="portfolio: search first, encodings to prove and confirm; or one engine alone.")
 def solve(rec, timeout, as_json, replay_out, engine):
     """The maximum score reachable with every card visible, an optimal line and a proof.

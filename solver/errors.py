@@ -21,6 +21,7 @@ each names the deck and the method involved.
 """
 from __future__ import annotations
 
+from .game import format_compact
 from .game.errors import IllegalActionError, MalformedError
 
 __all__ = [
@@ -92,8 +93,6 @@ class EncodingError(SolverError):
 def deck_text(state) -> str:
     """The deck of ``state``'s game in compact notation, for error messages (with the
     position's turn when it is not the start)."""
-    from .game import format_compact
-
     g = state.game
     text = f"{g.num_players}p {g.variant.name}: {format_compact(g.deck, g.variant)}"
     return text + (f" from turn {state.turn}" if getattr(state, "turn", 0) else "")

@@ -162,24 +162,11 @@ class _Decider:
         """SAT within ``sat_conflicts`` conflicts (deterministic): True / False / None."""
         if self.sat_conflicts == 0:
             return None
-        try:
-            from pysat.solvers import Solver
+        from .encodings.sat import sat_reachable
 
-            from .encodings.sat import _decode, encode
-        except ImportError:  # pragma: no cover - python-sat is a dependency
-            return None
-        enc = encode(st, target)
-        with Solver(name="cadical195", bootstrap_with=enc.clauses) as s:
-            if self.sat_conflicts is not None:
-                s.conf_budget(self.sat_conflicts)
-                res = s.solve_limited()
-            else:
-                res = s.solve()
-            model = s.get_model() if res else None
+        res = sat_reachable(st, target, conflicts=self.sat_conflicts)  # a found line is replayed in it
         self.stats["sat_calls"] += 1
-        if res and model is not None:
-            _decode(enc, model)  # replayed: raises if the line is not real
-        return res
+        return {"sat": True, "unsat": False}.get(res.status)
 
 
 # ---- the graph -------------------------------------------------------------------------

@@ -1097,11 +1097,16 @@ def encode(state: State, target: int, *, model: str = "steps", features: frozens
 # --------------------------------------------------------------------------------------
 # Solve
 # --------------------------------------------------------------------------------------
-def _solve(enc: Encoding, solver: str, timeout: float | None, with_proof: bool):
-    """Run the solver; returns (True/False/None, model or None, proof lines or None)."""
+def _solve(enc: Encoding, solver: str, timeout: float | None, with_proof: bool, conflicts: int | None = None):
+    """Run the solver; returns (True/False/None, model or None, proof lines or None).
+    ``conflicts``: a deterministic budget (the solver's own conflict count), used instead
+    of ``timeout`` when given."""
     kwargs = {"with_proof": True} if with_proof else {}
     with Solver(name=solver, bootstrap_with=enc.clauses, **kwargs) as s:
-        if timeout is None:
+        if conflicts is not None:
+            s.conf_budget(conflicts)
+            res = s.solve_limited()
+        elif timeout is None:
             res = s.solve()
         elif solver.startswith("cadical"):
             # pysat's CaDiCaL cannot be interrupted: solve in conflict-budget slices sized
@@ -1167,11 +1172,14 @@ def sat_reachable(
     cnf_path: str | Path | None = None,
     model: str = "steps",
     features: frozenset[str] | None = None,
+    conflicts: int | None = None,
 ) -> SatResult:
     """Can the game, from ``state``, end with a score of at least ``target``?
 
     ``solver``: a python-sat solver name (``cadical195``, ``glucose4``, ...). ``timeout``
-    in seconds (None: no limit) turns a long search into ``'unknown'``. ``proof_path``:
+    in seconds (None: no limit) turns a long search into ``'unknown'``; ``conflicts``, a
+    deterministic budget in solver conflicts, does the same whatever the machine's load
+    (it takes the place of ``timeout``). ``proof_path``:
     when the answer is UNSAT, write the solver's DRAT proof there (use a solver that can
     log proofs, e.g. CaDiCaL or Glucose), with the CNF at ``cnf_path`` (default:
     ``proof_path + '.cnf'``), for :func:`check_drat`; ``cnf_path`` alone writes the CNF.
@@ -1195,7 +1203,7 @@ def sat_reachable(
     if cnf_path is not None:
         Path(cnf_path).write_text(enc.to_dimacs())
     remaining = None if timeout is None else max(0.0, timeout - (t1 - t0))
-    res, sol, proof = _solve(enc, solver, remaining, proof_path is not None)
+    res, sol, proof = _solve(enc, solver, remaining, proof_path is not None, conflicts)
     t2 = time.perf_counter()
     stats = {
         "variables": enc.pool.top,

@@ -11,7 +11,7 @@ are the fast unchecked make/unmake used by search.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .cards import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card
@@ -199,8 +199,12 @@ class State:
         """The first legal clue in :meth:`legal_actions` order (the next player first,
         colors before ranks), or None. With every card visible a clue only passes the
         turn, so this is the clue a solver line gives when it stalls."""
+        return next(self._clues(), None)
+
+    def _clues(self) -> Iterator[Action]:
+        """The legal clues, in :meth:`legal_actions` order, made one at a time."""
         if self.over or self.clues <= 0:
-            return None
+            return
         g = self.game
         me, n = self.current, g.num_players
         empty_ok = g.rules.empty_clues
@@ -210,12 +214,11 @@ class State:
             for c in range(ncolors):
                 tc = self.touched(t, COLOR_CLUE, c)
                 if tc or empty_ok:
-                    return Action(COLOR_CLUE, t, c, tc)
+                    yield Action(COLOR_CLUE, t, c, tc)
             for r in g.variant.clue_ranks:
                 tc = self.touched(t, RANK_CLUE, r)
                 if tc or empty_ok:
-                    return Action(RANK_CLUE, t, r, tc)
-        return None
+                    yield Action(RANK_CLUE, t, r, tc)
 
     @property
     def pace(self) -> int:
@@ -269,18 +272,7 @@ class State:
             acts.append(Action(PLAY, self.next_draw))
         if self.clues < g.max_clues:
             acts.extend(Action(DISCARD, o) for o in self.hands[me])
-        if self.clues > 0:
-            empty_ok = g.rules.empty_clues
-            for off in range(1, g.num_players):
-                t = (me + off) % g.num_players
-                for c in range(len(g.variant.clue_colors)):
-                    tc = self.touched(t, COLOR_CLUE, c)
-                    if tc or empty_ok:
-                        acts.append(Action(COLOR_CLUE, t, c, tc))
-                for r in g.variant.clue_ranks:
-                    tc = self.touched(t, RANK_CLUE, r)
-                    if tc or empty_ok:
-                        acts.append(Action(RANK_CLUE, t, r, tc))
+        acts.extend(self._clues())
         return acts
 
     def check(self, action: Action) -> Action:
