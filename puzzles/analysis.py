@@ -137,6 +137,42 @@ def first_moves(st: State, target: int, limits: Limits, stop_after: int | None =
     return fm
 
 
+SCREEN_NODES = 2_000  # search nodes per first move in :func:`more_winning_than`
+
+
+def more_winning_than(st: State, target: int, max_choices: int, node_limit: int = SCREEN_NODES,
+                      known: tuple[str, ...] = ()) -> bool:
+    """A quick screen for the generator: are more than ``max_choices`` choices of first
+    move (a misplay counts with the discard of the same card, see :func:`choices`) *known*
+    to keep ``target`` reachable? Each move is tried with :func:`solver.find_line` (a line
+    replayed in the engine; no proof of a maximum needed, since ``target`` is the exact
+    maximum of ``st`` and no move can raise it), the moves that look safe first, within
+    ``node_limit`` nodes each; a move whose bound is already below the target is skipped,
+    and the kinds of move in ``known`` (e.g. the first move of a line reaching the target)
+    are taken as winning without a search.
+
+    True only when the lines exist, so a position it rejects is one :func:`first_moves`
+    would reject too (too many winning choices, or a move it cannot decide); False
+    means "not shown", and the full count decides. Deterministic (a node count)."""
+    classes = move_classes(st)
+    left = st.copies_left()
+    order = sorted(classes, key=lambda k: not looks_safe(st, classes[k], left))
+    keys: set[str] = set()
+    for label in order:
+        if label not in known:
+            child = st.copy()
+            child.apply(classes[label])
+            if child.over:
+                if child.score < target:
+                    continue
+            elif child.max_reachable() < target or find_line(child, target, node_limit=node_limit) is None:
+                continue
+        keys.add("d" + label[1:] if is_misplay(st, label) else label)
+        if len(keys) > max_choices:
+            return True
+    return False
+
+
 # ---- choices and answer kinds ----------------------------------------------------
 
 ANSWER_KINDS = ("play", "discard", "clue", "either")

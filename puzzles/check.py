@@ -24,8 +24,8 @@ from solver.game import Action, IllegalActionError, MalformedError, State
 
 from . import analysis
 from .analysis import CHECK_LIMITS, Limits
-from .format import Puzzle, position_summary, rules_summary
-from .notation import describe_class, parse_line, resolve
+from .format import ID_PATTERN, Puzzle, parse_puzzle, position_summary, rules_summary
+from .notation import describe_class, format_line, move_class, parse_line, resolve
 
 
 @dataclass
@@ -33,7 +33,7 @@ class AnswerResult:
     correct: bool
     message: str
     fail_move: int | None = None  # 1-based index in the answer
-    fail_turn: int | None = None  # 1-based game turn
+    fail_turn: int | None = None  # the game turn of the failing move (actions before it, as State.turn)
     score: int | None = None  # final score, when the line ends the game
 
     def to_json(self) -> dict:
@@ -78,6 +78,9 @@ def _line_problem(st: State, actions, target: int) -> str | None:
 
 
 def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
+    """Is the puzzle true? Its shape is checked first (``MalformedError`` naming the field,
+    as :func:`format.parse_puzzle`: a Puzzle need not come from a file)."""
+    parse_puzzle(p.data, p.source)
     rep = Report(p)
     prob = rep.problems
     # 1. the position
@@ -101,6 +104,9 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
     rep.state = st
     shown = p.question["position"]
     actual = position_summary(st)
+    for k in shown:
+        if k not in actual:  # e.g. turns_left before the final round
+            prob.append(f"question.position.{k}: the puzzle shows {shown[k]!r}, the replay has no {k}")
     for k, v in actual.items():
         if k == "hands":
             got = shown.get("hands")
@@ -114,6 +120,7 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
                                 f"replay, the puzzle shows {cards!r}")
         elif shown.get(k) != v:
             prob.append(f"question.position.{k}: the puzzle shows {shown.get(k)!r}, the replay gives {v!r}")
+    _check_id_and_source(p, st, prob)
     target, stated = p.target, p.max_score
     if target > stated:
         prob.append(f"question.target {target} is above the stated maximum {stated}")
@@ -145,6 +152,9 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
             res = check_answer(st, ln["line"], target, limits, locate=False)
             if not res.correct:
                 prob.append(f"solution line {i}: its compact text {ln['line']!r}: {res.message}")
+    first_line = None
+    if p.lines and not any(m.startswith("solution line 1:") for m in prob):
+        first_line = [Action.from_json(a) for a in p.lines[0]["actions"]]
     if p.lines and not any(m.startswith("solution line") for m in prob):
         rep.notes.append(f"{len(p.lines)} solution line{'s' if len(p.lines) > 1 else ''} "
                          f"reach{'es' if len(p.lines) == 1 else ''} {target}")
@@ -179,7 +189,82 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
                             f"the choices are {ch}")
             elif stated is not None:
                 rep.notes.append(f"answer kind: {kind}")
+    if "after" in claimed:
+        _check_after(claimed["after"], fm, prob)
+    _check_metadata(p, st, first_line, prob)
     return rep
+
+
+def _check_id_and_source(p: Puzzle, st: State, prob: list[str]) -> None:
+    """The id names the player count and the turn of the position (``p2-t67-...``), and
+    ``metadata.source.turn`` is that turn."""
+    m = ID_PATTERN.fullmatch(p.id)
+    players, turn = int(m.group(1)), int(m.group(2))
+    if (players, turn) != (st.game.num_players, st.turn):
+        prob.append(f"id: {p.id!r} says {players} players at turn {turn}, the position is {st.game.num_players} "
+                    f"players at turn {st.turn}")
+    src = p.metadata.get("source")
+    if src is not None and "turn" in src and src["turn"] != st.turn:
+        prob.append(f"metadata.source.turn: the puzzle says {src['turn']}, the position is at turn {st.turn}")
+
+
+def _check_after(after: dict, fm: analysis.FirstMoves, prob: list[str]) -> None:
+    """``winning_first_moves.after``: one entry per kind of first move, each the exact
+    maximum after it (where the checker knows it exactly)."""
+    if set(after) != set(fm.results):
+        prob.append(f"metadata.winning_first_moves.after: lists {', '.join(after) or 'nothing'}, the kinds of "
+                    f"first move are {', '.join(fm.results)}")
+        return
+    wrong = [f"{k}: {after[k]} (exact: {v})" for k, v in fm.results.items()
+             if v is not None and after[k] is not None and after[k] != v]
+    if wrong:
+        prob.append(f"metadata.winning_first_moves.after: wrong maximum after {'; '.join(wrong)}")
+
+
+def _check_metadata(p: Puzzle, st: State, line: list[Action] | None, prob: list[str]) -> None:
+    """What the metadata claims and the checker can recompute cheaply: the greedy line, the
+    features that follow from the position, the lines and the decisions, the decisions'
+    moves and players along the first solution line, the rating of the features and the
+    difficulty of the rating."""
+    md = p.metadata
+    g = st.game
+    greedy_actions, greedy_score = analysis.greedy_line(st)
+    if "greedy" in md:
+        text = format_line(st, greedy_actions)
+        if md["greedy"]["score"] != greedy_score or md["greedy"]["line"] != text:
+            prob.append(f"metadata.greedy: the puzzle says {md['greedy']['line']!r} scoring {md['greedy']['score']}, "
+                        f"the greedy strategy plays {text!r} scoring {greedy_score}")
+    dec = md.get("decisions")
+    if dec is not None and line is not None:
+        cur = st.copy()
+        for d, a in zip(dec, line):
+            who, kind = g.player_name(cur.current), move_class(cur, a)
+            if (d["player"], d["line"]) != (who, kind):
+                prob.append(f"metadata.decisions[{d['move'] - 1}]: says {d['player']} plays {d['line']}, the first "
+                            f"solution line has {who} play {kind} there")
+                break
+            cur.apply(a)
+        if len(dec) > len(line):
+            prob.append(f"metadata.decisions: {len(dec)} positions, the first solution line has {len(line)} moves")
+    f = md.get("features")
+    if f is not None:
+        derived = {"plays": p.target - st.score, "pace": st.pace, "greedy_gap": p.target - greedy_score}
+        if line is not None:
+            derived["turns"] = len(line)
+        if dec is not None:
+            errors = [d["move"] for d in dec if d["greedy_loses"]]
+            derived.update(greedy_errors=len(errors), crux=errors[0] if errors else None,
+                           decisions=sum(1 for d in dec if analysis.is_decision(d)),
+                           only_moves=sum(1 for d in dec if not d["many"] and d["classes"] == 1),
+                           traps=len(dec[0]["traps"]) if dec else 0)
+        for k, v in derived.items():
+            if f[k] != v:
+                prob.append(f"metadata.features.{k}: the puzzle says {f[k]!r}, it is {v!r}")
+        if "rating" in md and abs(analysis.rating(f) - md["rating"]) > 0.005:
+            prob.append(f"metadata.rating: the puzzle says {md['rating']}, its features rate {analysis.rating(f)}")
+    if "rating" in md and "difficulty" in md and analysis.difficulty(md["rating"]) != md["difficulty"]:
+        prob.append(f"metadata.difficulty: the puzzle says {md['difficulty']!r}, its rating {md['rating']} makes it "
+                    f"{analysis.difficulty(md['rating'])!r}")
 
 
 def _reachable(st: State, target: int, limits: Limits) -> tuple[bool | None, int | None]:
@@ -204,16 +289,16 @@ def check_answer(start: State, text: str, target: int, limits: Limits = CHECK_LI
     def where(i: int, s: State, a: Action | None = None) -> str:
         who = g.player_name(s.current)
         what = f", {who}: {a.describe(g)}" if a is not None else f", {who} to act"
-        return f"move {i + 1} (game turn {s.turn + 1}{what})"
+        return f"move {i + 1} (game turn {s.turn}{what})"
 
     for i, item in enumerate(items):
         if st.over:
             return AnswerResult(False, f"{where(i, st)}: the game is already over ({st.end_reason}, "
-                                f"score {st.score})", i + 1, st.turn + 1, st.score)
+                                f"score {st.score})", i + 1, st.turn, st.score)
         try:
             a = st.check(resolve(item, st))
         except IllegalActionError as e:
-            return AnswerResult(False, f"{where(i, st)}: illegal: {e}", i + 1, st.turn + 1)
+            return AnswerResult(False, f"{where(i, st)}: illegal: {e}", i + 1, st.turn)
         except MalformedError as e:  # e.g. a suit letter the variant does not have
             raise MalformedError(f"answer: move {i + 1}: {e}") from None
         st.push(a)
@@ -255,7 +340,7 @@ def check_answer(start: State, text: str, target: int, limits: Limits = CHECK_LI
         if states[hi].over:
             after = f"the game ends with {states[hi].score} points"
         return AnswerResult(False, f"fails at {where(hi - 1, s_before, a)}: after it {after} "
-                            f"(target {target})", hi, s_before.turn + 1, st.score if st.over else None)
+                            f"(target {target})", hi, s_before.turn, st.score if st.over else None)
     end = f"ends with {st.score}" if st.over else "cannot reach the target any more"
     return AnswerResult(False, f"the game {end} after {len(done)} moves (target {target}); the failing move "
                         f"could not be pinned within the limits", score=st.score if st.over else None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
+import shutil
 import sys
 import time
 from collections import Counter
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from solver.game import Action, MalformedError, game_to_json
+from solver.game import MalformedError, game_to_json
 
 from .analysis import ANSWER_KIND_OPTIONS, ANSWER_KINDS, CHECK_LIMITS, DIFFICULTIES, GENERATOR_LIMITS, Limits
 from .format import load_puzzle, write_puzzle
@@ -28,9 +30,50 @@ def _has_seed_module() -> bool:
         return False
 
 
+def _seconds(ctx, param, value):
+    """A ``--timeout``: click's FloatRange lets ``nan`` through (it compares false)."""
+    if value is not None and math.isnan(value):
+        raise MalformedError(f"--timeout: expected a number of seconds, got {value}")
+    return value
+
+
 @click.group()
 def puzzle():
     """Endgame puzzles: generate, check, render, export."""
+
+
+class Progress:
+    """One line of progress on standard error, redrawn in place at most every ``every``
+    seconds (at once when a puzzle is found), and only when standard error is a terminal
+    (nothing at all otherwise: a log file gets no bar)."""
+
+    def __init__(self, count: int, stream=None, every: float = 0.5):
+        self.count = count
+        self.stream = stream or sys.stderr
+        self.every = every
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.t0 = time.monotonic()
+        self.last = None  # when the line was last drawn
+        self.found = 0
+
+    def update(self, stats, found: int) -> None:
+        """After each deck: the counts so far (``stats``) and the puzzles found."""
+        now = time.monotonic()
+        if not self.enabled or (found == self.found and self.last is not None and now - self.last < self.every):
+            return
+        self.last, self.found = now, found
+        text = (f"puzzles {found}/{self.count}: {stats['decks']} decks, {stats['examined']} positions, "
+                f"{now - self.t0:.0f} s")
+        if not found:
+            text += " (often 10 to 40 decks a puzzle)"
+        width = shutil.get_terminal_size().columns
+        self.stream.write("\r" + text[: max(width - 1, 20)] + "\x1b[K")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.last is not None:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 @puzzle.command()
@@ -60,9 +103,11 @@ def puzzle():
 @click.option("--node-limit", type=click.IntRange(1000), default=GENERATOR_LIMITS.node_limit, show_default=True,
               help="Search nodes per solver call (keeps the output the same on every machine).")
 @click.option("--timeout", type=click.FloatRange(0.1), default=GENERATOR_LIMITS.timeout, show_default=True,
+              callback=_seconds,
               help="Seconds per solver call at most (a safety net; the node limit normally comes first).")
+@click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object (not a line per puzzle).")
 def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, deck_files, source_seeds, jobs, pictures,
-             window, max_winning, max_crux, node_limit, timeout):
+             window, max_winning, max_crux, node_limit, timeout, as_json):
     """Generate endgame puzzles from real decks into DIR (one JSON file each)."""
     from solver.game import parse_variant
 
@@ -91,30 +136,49 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
     rows = read_decks(cfg)  # bad deck files are one-line errors before the progress bar
     t0 = time.monotonic()
     written = []
-    with click.progressbar(length=count, label="puzzles", file=sys.stderr, show_pos=True) as bar:
-        def on_puzzle(p):
-            path = out / f"{p.id}.json"
-            write_puzzle(p, path)
-            if pictures:
-                from .render import render_puzzle
+    progress = Progress(count)
+    progress.update(Counter(), 0)
 
-                render_puzzle(p, path.with_suffix("." + pictures))
-            written.append((path, p))
-            bar.update(1)
+    def on_puzzle(p):
+        path = out / f"{p.id}.json"
+        write_puzzle(p, path)
+        if pictures:
+            from .render import render_puzzle
 
-        _, stats = run(cfg, on_puzzle, rows)
-    for path, p in written:
-        st = p.question["position"]
-        click.echo(f"{path}  {p.difficulty:<6}  {p.metadata.get('answer_kind', '?'):<7}  "
-                   f"{st['to_move']} to move, target {p.target}, "
-                   f"{p.winning['count']} winning first move{'s' if p.winning['count'] != 1 else ''} "
-                   f"({' '.join(p.winning['moves'])})")
+            render_puzzle(p, path.with_suffix("." + pictures))
+        written.append((path, p))
+
+    try:
+        _, stats = run(cfg, on_puzzle, rows, on_deck=progress.update)
+    finally:
+        progress.close()
     levels = Counter(p.difficulty for _, p in written)
-    mix = ", ".join(f"{levels[d]} {d}" for d in DIFFICULTIES if levels[d])
     kinds = Counter(p.metadata.get("answer_kind") for _, p in written)
-    kmix = ", ".join(f"{kinds[k]} {k}" for k in ANSWER_KINDS if kinds[k])
-    click.echo(f"{len(written)} puzzles ({mix or 'none'}; answers: {kmix or 'none'}) from {stats['decks']} decks, "
-               f"{stats['examined']} positions examined, in {time.monotonic() - t0:.1f} s")
+    elapsed = time.monotonic() - t0
+    if as_json:
+        rejected = {k: v for k, v in stats.items() if k not in ("decks", "examined", "puzzles")
+                    and not k.startswith("walk ")}
+        click.echo(json.dumps({
+            "count": count, "found": len(written), "complete": len(written) >= count,
+            "puzzles": [{"path": str(path), "id": p.id, "difficulty": p.difficulty,
+                         "answer_kind": p.metadata.get("answer_kind"), "to_move": p.question["position"]["to_move"],
+                         "target": p.target, "winning_first_moves": p.winning["moves"]} for path, p in written],
+            "difficulties": {d: levels[d] for d in DIFFICULTIES},
+            "answer_kinds": {k: kinds[k] for k in ANSWER_KINDS},
+            "decks": stats["decks"], "examined": stats["examined"],
+            "walks": {k[len("walk "):]: v for k, v in stats.items() if k.startswith("walk ")},
+            "rejected": rejected, "time": round(elapsed, 2)}))
+    else:
+        for path, p in written:
+            st = p.question["position"]
+            click.echo(f"{path}  {p.difficulty:<6}  {p.metadata.get('answer_kind', '?'):<7}  "
+                       f"{st['to_move']} to move, target {p.target}, "
+                       f"{p.winning['count']} winning first move{'s' if p.winning['count'] != 1 else ''} "
+                       f"({' '.join(p.winning['moves'])})")
+        mix = ", ".join(f"{levels[d]} {d}" for d in DIFFICULTIES if levels[d])
+        kmix = ", ".join(f"{kinds[k]} {k}" for k in ANSWER_KINDS if kinds[k])
+        click.echo(f"{len(written)} puzzles ({mix or 'none'}; answers: {kmix or 'none'}) from {stats['decks']} "
+                   f"decks, {stats['examined']} positions examined, in {elapsed:.1f} s")
     if len(written) < count:
         click.echo(f"error: only {len(written)} of {count} puzzles found", err=True)
         sys.exit(1)
@@ -126,7 +190,7 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
                                'hanab.live actions.')
 @click.option("--json", "as_json", is_flag=True, help="The verdict as one JSON object.")
 @click.option("--timeout", type=click.FloatRange(0.1), default=CHECK_LIMITS.timeout, show_default=True,
-              help="Seconds per solver call at most.")
+              callback=_seconds, help="Seconds per solver call at most.")
 @click.option("--engine", type=click.Choice(["portfolio", "search"]), default=CHECK_LIMITS.engine,
               show_default=True, help="Solver engine for the proofs.")
 def check(puzzle_file, answer, as_json, timeout, engine):
@@ -148,7 +212,7 @@ def check(puzzle_file, answer, as_json, timeout, engine):
         if rep.valid:
             st = rep.state
             click.echo(f"{p.id}: valid")
-            click.echo(f"  {st.game.player_name(st.current)} to move at turn {st.turn + 1}, target {p.target}")
+            click.echo(f"  {st.game.player_name(st.current)} to move at turn {st.turn}, target {p.target}")
             for n in rep.notes:
                 click.echo(f"  {n}")
         else:
@@ -185,11 +249,18 @@ def export(puzzle_file, out, with_solution):
     """The position as hanab.live game JSON (the deck and the actions that reach it)."""
     p = load_puzzle(puzzle_file)
     rec = p.record()
-    rec.state_after()  # the actions must replay
+    st = rec.state_after()  # the actions must replay
     actions = list(rec.actions)
-    if with_solution and p.lines:
-        actions += [Action.from_json(a, f"solution action {i}") for i, a in enumerate(p.lines[0]["actions"])]
-        rec.game.initial_state().apply_all(actions, f"{puzzle_file}: action")
+    if with_solution:
+        if not p.lines:
+            raise MalformedError(f"{puzzle_file}: --with-solution: the puzzle lists no solution line "
+                                 f"(solution.lines is empty)")
+        line = p.line_actions(0)
+        end = st.copy().apply_all(line, f"{puzzle_file}: solution.lines[0]: action")
+        if not end.over:
+            raise MalformedError(f"{puzzle_file}: --with-solution: solution.lines[0] does not end the game "
+                                 f"(not over after its {len(line)} moves)")
+        actions += line
     text = json.dumps(game_to_json(rec.game, actions), indent=1) + "\n"
     if out:
         try:
@@ -221,10 +292,9 @@ def graph(puzzle_file, out, as_json, max_nodes):
     s = summary(G)
     main = None
     if p.lines:
-        line = [Action.from_json(a, f"solution action {i}") for i, a in enumerate(p.lines[0]["actions"])]
         try:
-            main = forced_along(G, st, line)
-        except MalformedError:  # the listed line is not optimal: the checker's business
+            main = forced_along(G, st, p.line_actions(0))
+        except MalformedError:  # the listed line is unreadable or not optimal: the checker's business
             main = None
     write_graph(G, out)
     if as_json:
@@ -234,7 +304,7 @@ def graph(puzzle_file, out, as_json, max_nodes):
     b = s["branching"]
     who = st.game.player_name(st.current)
     lo, hi = s["forced_per_line"]
-    click.echo(f"{p.id}: solution graph for target {p.target} ({who} to move at turn {st.turn + 1})")
+    click.echo(f"{p.id}: solution graph for target {p.target} ({who} to move at turn {st.turn})")
     click.echo(f"  {s['nodes']} positions, {s['edges']} optimal moves, {s['terminal']} final positions, "
                f"{b['transpositions']} reached in more than one way")
     length = s["line_length"]

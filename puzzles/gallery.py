@@ -2,8 +2,10 @@
 (one in a variant), their pictures, an index page.
 
     .venv/bin/python -m puzzles.gallery --out docs/puzzles --seed 2024
+    .venv/bin/python -m puzzles.gallery --out docs/puzzles --from-files   # redraw only
 
-Deterministic for a seed (slot k of ``PLAN`` uses seed + k).
+Deterministic for a seed (slot k of ``PLAN`` uses seed + k). ``--from-files`` redraws the
+pictures and rewrites the index page from the puzzle files already there.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pathlib import Path
 
 from solver.game import Action
 
-from .format import Puzzle, write_puzzle
+from .format import Puzzle, load_puzzle, write_puzzle
 from .generate import Config, generate
 from .notation import describe_class
 from .render import render_puzzle
@@ -69,7 +71,7 @@ def entry(p: Puzzle, n: int, picture: str) -> str:
         "",
         f"**{q['text']}**",
         "",
-        f"{p.data['rules']['variant']}, {p.data['rules']['players']} players; turn {st.turn + 1}, "
+        f"{p.data['rules']['variant']}, {p.data['rules']['players']} players; turn {st.turn}, "
         f"score {st.score}, {st.clues} clue token{'s' if st.clues != 1 else ''}, {st.strikes} "
         f"strike{'s' if st.strikes != 1 else ''}, {st.deck_left} card{'s' if st.deck_left != 1 else ''} "
         f"in the deck. From {where} ({src['walk']}).",
@@ -140,6 +142,24 @@ def write_gallery(out: Path, seed: int, fmt: str = "svg", plan=PLAN, jobs: int =
             raise SystemExit(f"slot {k + 1} ({level}, {kind}, {players} players, {variant}): no puzzle found")
         chosen += ps
         print(ps[0].id, level, ps[0].metadata.get("answer_kind"), flush=True)
+    write_index(out, chosen, seed, fmt)
+    return chosen
+
+
+def rewrite_gallery(out: Path, fmt: str = "svg") -> list[Puzzle]:
+    """The pictures and the index page again, from the puzzle files already in ``out``
+    (no generating: after a change to the pictures or the page, the same puzzles). Slot
+    k's puzzle came from seed + k, so the seeds give the order and the gallery's seed."""
+    ps = [load_puzzle(f) for f in sorted(out.glob("*.json"))]
+    if not ps:
+        raise SystemExit(f"{out}: no puzzle files")
+    ps.sort(key=lambda p: p.metadata["source"]["seed"])
+    write_index(out, ps, ps[0].metadata["source"]["seed"], fmt, write_files=False)
+    return ps
+
+
+def write_index(out: Path, chosen: list[Puzzle], seed: int, fmt: str = "svg", write_files: bool = True) -> None:
+    """Each puzzle's picture (and file, with ``write_files``) and the index page."""
     parts = [
         "# Puzzle gallery",
         "",
@@ -169,12 +189,12 @@ def write_gallery(out: Path, seed: int, fmt: str = "svg", plan=PLAN, jobs: int =
                      f"{pos['to_move']} | {pos['clues']} | {p.target} | {len(pos['draw_pile'].split())} |")
     parts.append("")
     for n, p in enumerate(chosen, 1):
-        write_puzzle(p, out / f"{p.id}.json")
+        if write_files:
+            write_puzzle(p, out / f"{p.id}.json")
         pic = f"{p.id}.{fmt}"
         render_puzzle(p, out / pic)
         parts.append(entry(p, n, pic))
     (out / "README.md").write_text("\n".join(parts))
-    return chosen
 
 
 def main(argv=None) -> None:
@@ -183,8 +203,13 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--format", choices=("svg", "png"), default="svg")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--from-files", action="store_true",
+                    help="redraw the pictures and rewrite the index from the puzzle files in --out (no generating)")
     args = ap.parse_args(argv)
-    write_gallery(Path(args.out), args.seed, args.format, jobs=args.jobs)
+    if args.from_files:
+        rewrite_gallery(Path(args.out), args.format)
+    else:
+        write_gallery(Path(args.out), args.seed, args.format, jobs=args.jobs)
 
 
 if __name__ == "__main__":

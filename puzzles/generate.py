@@ -229,6 +229,11 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter,
     if greedy_score >= target:
         stats["greedy reaches it"] += 1
         return None
+    # a quick screen first (lines only, no proofs): most positions that get this far have
+    # too many winning first moves, and finding them costs less than proving maxima
+    if analysis.more_winning_than(st, target, cfg.max_winning, known=(move_class(st, sol.actions[0]),)):
+        stats["too many winning first moves"] += 1
+        return None
     fm = analysis.first_moves(st, target, limits, stop_after=cfg.max_winning, by_choice=True, fail_fast=True)
     choices = analysis.choices(st, fm.winning)
     if len(choices) > cfg.max_winning:
@@ -260,13 +265,16 @@ def examine(game: Game, actions: list[Action], cfg: Config, stats: Counter,
         stats["crux too late"] += 1
         return None
     # the solution graph, only for a position that is a puzzle (but for its difficulty);
-    # its features are None when it is over its cap (analysis.graph_features)
-    feats.update(analysis.graph_features(st, target, limits))
-    rate = analysis.rating(feats)
-    level = analysis.difficulty(rate)
-    if cfg.difficulty and level != cfg.difficulty:
-        stats[f"difficulty {level}"] += 1
-        return None
+    # its features are None when it is over its cap (analysis.graph_features). Without a
+    # difficulty filter it is built only for the puzzles taken (finish_puzzle).
+    rate = level = None
+    if cfg.difficulty:
+        feats.update(analysis.graph_features(st, target, limits))
+        rate = analysis.rating(feats)
+        level = analysis.difficulty(rate)
+        if level != cfg.difficulty:
+            stats[f"difficulty {level}"] += 1
+            return None
     lines = [sol.actions]
     first = move_class(st, sol.actions[0])
     for label in fm.winning:
@@ -310,6 +318,20 @@ def make_puzzle(game: Game, actions: list[Action], found: dict, source: dict, li
         "limits": {"node_limit": limits.node_limit, "timeout": limits.timeout, "engine": limits.engine},
     }
     return build_puzzle(pid, game, actions, found["target"], sol.max_score, sol.proof.reason, lines, metadata)
+
+
+def finish_puzzle(data: dict, limits: Limits) -> dict:
+    """A puzzle JSON from :func:`make_puzzle` with its solution graph's features, rating
+    and difficulty filled in, if :func:`examine` left them out (no difficulty filter: the
+    graph is built only for the puzzles the generator takes). The same result either way:
+    the graph depends only on the position, the target and the node limits."""
+    md = data["metadata"]
+    if md["difficulty"] is None:
+        st = Puzzle(data).position()
+        md["features"].update(analysis.graph_features(st, data["question"]["target"], limits))
+        md["rating"] = analysis.rating(md["features"])
+        md["difficulty"] = analysis.difficulty(md["rating"])
+    return data
 
 
 # ---- one deck (runs in a worker process) -----------------------------------------
@@ -407,10 +429,12 @@ def read_decks(cfg: Config) -> list[dict] | None:
     return rows
 
 
-def generate(cfg: Config, on_puzzle=None, rows: list[dict] | None = None) -> tuple[list[Puzzle], Counter]:
+def generate(cfg: Config, on_puzzle=None, rows: list[dict] | None = None,
+             on_deck=None) -> tuple[list[Puzzle], Counter]:
     """``cfg.count`` puzzles (fewer if ``max_decks`` decks run out) and the reject counts.
-    ``on_puzzle(puzzle)`` is called as each one is accepted; ``rows`` are the deck rows
-    if :func:`read_decks` has read them already."""
+    ``on_puzzle(puzzle)`` is called as each one is accepted, ``on_deck(stats, found)`` after
+    each deck (in deck order: the counts so far and the number of puzzles); ``rows`` are the
+    deck rows if :func:`read_decks` has read them already."""
     if rows is None:
         rows = read_decks(cfg)
     wanted_kinds(cfg)  # an unknown kind is an error before any work
@@ -426,7 +450,7 @@ def generate(cfg: Config, on_puzzle=None, rows: list[dict] | None = None) -> tup
         stats.update(st)
         key = pick_kind(offered, counts, cfg)
         if key is not None and offered[key]["id"] not in ids:
-            data = offered[key]
+            data = finish_puzzle(offered[key], cfg.limits)
             ids.add(data["id"])
             counts[data["metadata"]["answer_kind"]] += 1
             p = Puzzle(data)
@@ -435,6 +459,8 @@ def generate(cfg: Config, on_puzzle=None, rows: list[dict] | None = None) -> tup
                 on_puzzle(p)
         elif offered:
             stats["deck's puzzles not needed (answer kinds)"] += 1
+        if on_deck:
+            on_deck(stats, len(out))
         return len(out) >= cfg.count
 
     if cfg.count <= 0:

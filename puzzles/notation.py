@@ -31,6 +31,7 @@ from solver.game import (
     parse_json,
 )
 
+MAX_ORDER_DIGITS = 6  # card orders are deck indices: a longer number cannot name a card
 _TOKEN = re.compile(r"^(?:(?P<pd>[pd])(?:#?(?P<order>\d+)|(?P<card>[a-z]\d))|c(?:(?P<seat>\d):?(?P<val>[a-z]|\d))?)$")
 
 
@@ -47,9 +48,13 @@ class LineToken:
         self.text = text
         self.index = index
         m = _TOKEN.match(text.lower())
+        shown = repr(text) if len(text) <= 24 else repr(text[:20] + "...")
         if not m:
-            raise MalformedError(f"answer: move {index + 1} {text!r}: not a move "
+            raise MalformedError(f"answer: move {index + 1} {shown}: not a move "
                                  f"(expected e.g. pr3, p#12, dy1, c1r, c15 or c)")
+        if m.group("order") is not None and len(m.group("order")) > MAX_ORDER_DIGITS:
+            raise MalformedError(f"answer: move {index + 1} {shown}: card order too large (a card's order is "
+                                 f"its place in the deck)")
         self.m = m
 
     def resolve(self, st: State) -> Action:

@@ -150,7 +150,7 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
         if hit:
             ax.text(sx, y + 0.45, "\u2715", ha="center", va="center", fontsize=10, color="white", zorder=4)
     info = (f"Score {st.score}/{g.perfect_score}    Deck {st.deck_left}    Pace {st.pace}    "
-            f"Turn {st.turn + 1}" + (f"    Turns left {st.turns_left}" if st.turns_left is not None else ""))
+            f"Turn {st.turn}" + (f"    Turns left {st.turns_left}" if st.turns_left is not None else ""))
     ax.text(tx, y - 0.08, info, fontsize=10, va="top", color="#222222")
     # hands, newest card first
     y -= 0.45

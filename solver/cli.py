@@ -6,8 +6,12 @@ packages, in :mod:`hanabi_cli`; ``python -m solver.cli`` runs these alone.
 """
 from __future__ import annotations
 
+import errno
 import functools
+import io
 import json
+import os
+import re
 import sys
 
 import click
@@ -15,6 +19,7 @@ import click
 from .errors import SolverError
 from .game import IllegalActionError, MalformedError, format_compact
 from .inputs import load_input
+from .outputs import check_output_path, write_output
 from .portfolio import ENGINES
 from .render import describe_position, describe_turn, status_line
 
@@ -32,9 +37,20 @@ class CleanGroup(click.Group):
             fail(f"internal error (please report it): {e}", 3)
 
 
+# what would break the one line or hide in it: control characters (a tab apart), NEL and
+# the Unicode line and paragraph separators
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+
+
+def one_line(text: str) -> str:
+    """``text`` with newlines and other control characters escaped (``\\n``, ``\\x00``)."""
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), m.group().encode("unicode_escape").decode()), text)
+
+
 def fail(message: str, code: int = 2):
-    """Print a one-line error (newlines inside names escaped) and exit."""
-    click.echo("error: " + message.replace("\r", "\\r").replace("\n", "\\n"), err=True)
+    """Print a one-line error (newlines and control characters inside names escaped) and exit."""
+    click.echo("error: " + one_line(message), err=True)
     sys.exit(code)
 
 
@@ -65,6 +81,7 @@ def input_options(f):
                 reserve_token, one_extra_card, one_less_card, **kw):
         if players is not None and not 2 <= players <= 6:
             raise MalformedError(f"bad player count {players}: must be 2 to 6")
+        check_hand_flags(one_extra_card, one_less_card)
         flags = dict(empty_clues=empty_clues, deck_plays=deck_plays, strikeout_score=strikeout_score,
                      reserve_token=reserve_token, one_extra_card=one_extra_card, one_less_card=one_less_card)
         rec = load_input(file, deck=deck, players=players, variant=variant, example=example, seed=seed,
@@ -72,6 +89,12 @@ def input_options(f):
         return f(rec, **kw)
 
     return wrapper
+
+
+def check_hand_flags(one_extra_card, one_less_card) -> None:
+    if one_extra_card and one_less_card:
+        raise MalformedError("--one-extra-card and --one-less-card contradict each other (hand size +1 and -1): "
+                             "give at most one")
 
 
 def end_reason(st) -> str:
@@ -101,7 +124,7 @@ def replay(rec, as_json):
             "end_reason": end_reason(st),
             "clues": st.clues,
             "stacks": st.stacks,
-            "max_reachable": st.max_reachable(),
+            "max_reachable": st.still_reachable(),
             "players": rec.game.num_players,
             "variant": rec.game.variant.name,
         }
@@ -111,8 +134,8 @@ def replay(rec, as_json):
     click.echo(f"{g.variant.name}, {g.num_players} players: {', '.join(g.names)}")
     for line in log:
         click.echo(line)
-    click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, {st.turn} turns, "
-               f"end: {end_reason(st)}")
+    click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, turn {st.turn} "
+               f"({st.turn} actions), end: {end_reason(st)}")
 
 
 @cli.command()
@@ -127,11 +150,16 @@ def show(rec, turn, as_json):
     st = rec.state_after(turn)
     if as_json:
         snap = st.snapshot()
-        snap.update(turn=st.turn, pace=st.pace, deck_left=st.deck_left, max_reachable=st.max_reachable(),
+        snap.update(turn=st.turn, pace=st.pace, deck_left=st.deck_left, max_reachable=st.still_reachable(),
                     end_reason=end_reason(st))
         click.echo(json.dumps(snap))
         return
     click.echo(describe_position(st))
+
+
+# the longest --timeout: ~115 days (the solvers' timers refuse waits beyond the platform's
+# limit, threading.TIMEOUT_MAX, and inf)
+MAX_TIMEOUT = 1e7
 
 
 @cli.command()
@@ -139,8 +167,7 @@ def show(rec, turn, as_json):
 @click.option("--timeout", type=float, default=None, help="Give up after this many seconds (answer: bounds).")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
-@click.option("--replay-out", type=click.Path(dir_okay=False, writable=True),
-              help="Write the optimal game as hanab.live JSON.")
+@click.option("--replay-out", metavar="FILE", help="Write the optimal game as hanab.live JSON.")
 @click.option("--engine", type=click.Choice(ENGINES), default="portfolio",
               show_default=True, help="portfolio: search first, encodings to prove and confirm; or one engine alone.")
 def solve(rec, timeout, as_json, replay_out, engine):
@@ -150,18 +177,17 @@ def solve(rec, timeout, as_json, replay_out, engine):
     from .game import game_to_json
     from .portfolio import solve as run_solve
 
-    if timeout is not None and not timeout > 0:  # also rejects nan
-        raise MalformedError(f"--timeout must be positive, got {timeout}")
+    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:  # also rejects nan and inf
+        raise MalformedError(f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:.0f} "
+                             f"(leave it out for no limit), got {timeout}")
+    if replay_out is not None:
+        check_output_path(replay_out, "--replay-out")  # before the work, not after it
     start = rec.state_after()
     sol = run_solve(start, timeout=timeout, engine=engine)
-    if replay_out:
+    if replay_out is not None:
         full = list(rec.actions) + list(sol.actions)
-        data = json.dumps(game_to_json(rec.game, full, rec.extra), indent=1)
-        try:
-            with open(replay_out, "w") as fh:
-                fh.write(data + "\n")
-        except OSError as e:
-            raise MalformedError(f"{replay_out}: cannot write: {e.strerror or e}") from None
+        data = json.dumps(game_to_json(rec.game, full, replay_extra(rec.extra)), indent=1)
+        write_output(replay_out, data + "\n", "--replay-out")
     if as_json:
         out = sol.to_json()
         out["from_turn"] = start.turn
@@ -169,12 +195,12 @@ def solve(rec, timeout, as_json, replay_out, engine):
         return
     g = rec.game
     click.echo(f"{g.variant.name}, {g.num_players} players" + (f", from turn {start.turn}" if start.turn else ""))
-    if sol.exact:
-        click.echo(f"Maximum score: {sol.max_score}/{g.perfect_score} (exact)")
-    else:
-        click.echo(f"Maximum score: at least {sol.max_score}, at most {sol.upper_bound} (not proven: timed out)")
+    click.echo("Maximum score: " + score_text(sol, g.perfect_score, engine))
     click.echo(f"Why not more: {sol.proof.reason}")
-    click.echo(f"Search: {sol.stats['nodes']} nodes, {sol.stats['time']:.3f} s")
+    if "nodes" in sol.stats:
+        click.echo(f"Search: {sol.stats['nodes']} nodes, {sol.stats['time']:.3f} s")
+    else:  # an encoding alone (--engine sat/cpsat): no search nodes
+        click.echo(f"Search: the {engine} encoding, {sol.stats.get('time', 0.0):.3f} s")
     click.echo("Optimal line:" if sol.exact else "Best line found:")
     st = start.copy()
     for a in sol.actions:
@@ -182,6 +208,25 @@ def solve(rec, timeout, as_json, replay_out, engine):
         st.push(a)
         click.echo(f"{line:<60} {status_line(st)}")
     click.echo(f"Final: score {st.score}, end: {end_reason(st)}")
+
+
+def replay_extra(extra: dict) -> dict:
+    """The input's extra fields that stay true of a solver line written as a game: the
+    ``seed`` (the deck is still the one it deals), not the ``id`` (the written game is not
+    the real game of that id)."""
+    return {k: v for k, v in extra.items() if k == "seed" and isinstance(v, str)}
+
+
+def score_text(sol, perfect: int, engine: str) -> str:
+    """The answer's maximum in words: exact; found and bounded but the bound not confirmed
+    by a second method; or between two bounds (timed out)."""
+    if sol.exact:
+        return f"{sol.max_score}/{perfect} (exact)"
+    if sol.max_score == sol.upper_bound:
+        why = (f"the {engine} engine alone: no second method" if engine in ("sat", "cpsat")
+               else "the second proof timed out")
+        return f"{sol.max_score}/{perfect}, found and bounded, but not confirmed by a second proof ({why})"
+    return f"at least {sol.max_score}, at most {sol.upper_bound} of {perfect} (not proven: timed out)"
 
 
 def _register_more():
@@ -204,6 +249,7 @@ _register_more()
               help='{"seed", "players", "variant", "deck": [{"suitIndex", "rank"}, ...]}')
 def deal(seed, players, variant, one_extra_card, one_less_card, as_json):
     """The deck hanab.live deals for SEED (e.g. p3v0s1), top first, and the hands."""
+    check_hand_flags(one_extra_card, one_less_card)
     rec = load_input(seed=seed, players=players, variant=variant,
                      flags=dict(one_extra_card=one_extra_card, one_less_card=one_less_card))
     g = rec.game
@@ -223,17 +269,89 @@ def deal(seed, players, variant, one_extra_card, one_less_card, as_json):
     click.echo(f"Draw pile (next first, {len(rest)} cards): {format_compact(rest, g.variant) or '-'}")
 
 
-def run(group: click.Group) -> None:
-    """Run a command group with our error handling: every error is one line on stderr."""
+class OutputError(Exception):
+    """A write to standard output failed (a full disk, a closed pipe, ...). Not an
+    ``OSError``, so that nothing between the write and :func:`run` (click included)
+    mistakes it for another failure."""
+
+    def __init__(self, err: OSError) -> None:
+        self.errno = err.errno
+        self.strerror = err.strerror or str(err)
+        super().__init__(self.strerror)
+
+
+class _StdoutFile(io.FileIO):
+    """Standard output's file descriptor, whose failed writes raise :class:`OutputError`."""
+
+    def write(self, b):
+        try:
+            return super().write(b)
+        except OSError as e:
+            raise OutputError(e) from None
+
+
+def _guard_stdout() -> None:
+    """Route ``sys.stdout`` through :class:`_StdoutFile` (same encoding, errors and
+    buffering), so that a failed write to it is told apart from every other ``OSError``."""
+    out = sys.stdout
+    if out is None or out is not sys.__stdout__ or not isinstance(out, io.TextIOWrapper):
+        return  # already replaced (a test harness, an embedding program): leave it
     try:
-        group.main(prog_name="hanabi", standalone_mode=False)
-    except click.exceptions.Exit as e:
-        sys.exit(e.exit_code)
-    except click.exceptions.Abort:
-        fail("aborted", 1)
-    except click.ClickException as e:
-        # usage errors on one line, as all our errors
-        fail(e.format_message().replace("\n", " "), 2)
+        out.flush()
+        fd = out.fileno()
+    except (OSError, ValueError):
+        return
+    raw = _StdoutFile(fd, "w", closefd=False)
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=out.encoding, errors=out.errors,
+                                  line_buffering=out.line_buffering, write_through=out.write_through)
+
+
+def _silence_stdout() -> None:
+    """After a failed write: standard output goes to the null device, so that the unwritten
+    rest (and the interpreter's final flush) can do no more harm."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno() if sys.stdout is not None else 1)
+        finally:
+            os.close(null)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError, OutputError):
+        pass
+
+
+EXIT_BROKEN_PIPE = 141  # as the shell reports a command killed by SIGPIPE (128 + 13), like cat or head
+
+
+def run(group: click.Group) -> None:
+    """Run a command group with our error handling: every error is one line on stderr.
+
+    A failed write to standard output (``> /dev/full``) is the one line ``error: cannot
+    write the output: ...`` and exit code 2; a closed pipe (``| head -1``) exits quietly with
+    code 141, as a command killed by SIGPIPE. Standard output is flushed here, not at
+    interpreter shutdown, so that no failure escapes as a traceback."""
+    _guard_stdout()
+    code = 0
+    try:
+        try:
+            group.main(prog_name="hanabi", standalone_mode=False)
+        except click.exceptions.Exit as e:
+            code = e.exit_code
+        except click.exceptions.Abort:
+            fail("aborted", 1)
+        except click.ClickException as e:
+            # usage errors on one line, as all our errors
+            fail(e.format_message().replace("\n", " "), 2)
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+    except OutputError as e:
+        _silence_stdout()
+        if e.errno == errno.EPIPE:
+            sys.exit(EXIT_BROKEN_PIPE)
+        fail(f"cannot write the output: {e.strerror}")
+    sys.exit(code)
 
 
 def main() -> None:

@@ -8,6 +8,9 @@ Input errors, both ``ValueError`` (as python-chess does it):
   :class:`GraphBudgetError` (too large, or undecided within its budget) for a solution
   graph that cannot be built within the budget the caller chose.
 - :class:`IllegalActionError`: the input is well formed but breaks a rule of the game.
+- :class:`StoreError`, a :class:`MalformedError`: a result store that cannot be read or
+  written (not a store, corrupt values, a full disk, a lock held too long); the rows
+  already committed are never touched.
 
 Internal errors, :class:`SolverError` (a ``RuntimeError``): a result the library refuses
 to report because it contradicts itself. They are bug reports, never the user's fault;
@@ -26,7 +29,7 @@ from .game.errors import IllegalActionError, MalformedError
 
 __all__ = [
     "MalformedError", "IllegalActionError", "UnknownOptionError",
-    "GraphBudgetError", "GraphTooLargeError", "GraphUndecidedError",
+    "GraphBudgetError", "StoreError", "GraphTooLargeError", "GraphUndecidedError",
     "SolverError", "MethodsDisagreeError", "EncodingError",
 ]
 
@@ -37,6 +40,12 @@ class UnknownOptionError(MalformedError):
     def __init__(self, what: str, name: object, known) -> None:
         self.what, self.name, self.known = what, name, tuple(known)
         super().__init__(f"unknown {what} {name!r} (one of {', '.join(map(str, self.known))})")
+
+
+class StoreError(MalformedError):
+    """A result store (:mod:`solver.analysis.store`) that cannot be read or written: not
+    a store, a newer schema, corrupt values, a full disk, a lock held longer than the busy
+    timeout. The message names the file and the cause; committed rows are never lost."""
 
 
 class GraphBudgetError(MalformedError):

@@ -29,6 +29,8 @@ def load_input(
         raise MalformedError("no input: give a FILE, --deck \"r1 y3 ...\", --seed SEED or --example")
     if sources > 1:
         raise MalformedError("give only one of FILE, --deck, --seed and --example")
+    if file is not None and str(file) == "":
+        raise MalformedError("FILE: empty file name")
     flags = {k: v for k, v in (flags or {}).items() if v is not None and v is not False}
     if seed is not None:
         # a hanab.live seed: players and variant from a p{N}v{id}s... seed, or given
@@ -47,10 +49,27 @@ def load_input(
         raise MalformedError(f"{rec.source}: file has {rec.game.num_players} players, --players says {players}")
     if rules is not None and rec.game.rules != rules:
         # a JSON file with its own options: command-line rule flags are merged in
-        merged = replace(rec.game.rules, **flags)
         if variant is not None and parse_variant(variant) != rec.game.variant:
             raise MalformedError(f"{rec.source}: file's variant is {rec.game.variant.name!r}, "
                                  f"--variant says {variant!r}")
+        _check_merge(rec.source, rec.game.rules, flags)
+        merged = replace(rec.game.rules, **flags)
         g = rec.game
-        rec.game = Game(merged, g.num_players, g.deck, names=g.names, starting_player=g.starting_player)
+        try:
+            rec.game = Game(merged, g.num_players, g.deck, names=g.names, starting_player=g.starting_player)
+        except MalformedError as e:  # e.g. --one-extra-card: hands larger than the deck
+            raise MalformedError(f"{rec.source}: {e}") from None
     return rec
+
+
+def _check_merge(source: str, file_rules: Rules, flags: dict) -> None:
+    """Command-line rule flags that contradict the file's own options."""
+    if file_rules.strikeout_score != "zero" and flags.get("strikeout_score", file_rules.strikeout_score) != \
+            file_rules.strikeout_score:
+        raise MalformedError(f"{source}: file's options.strikeoutScore is {file_rules.strikeout_score!r}, "
+                             f"--strikeout-score says {flags['strikeout_score']!r}")
+    for have, other, key, flag in (("one_extra_card", "one_less_card", "oneExtraCard", "--one-less-card"),
+                                   ("one_less_card", "one_extra_card", "oneLessCard", "--one-extra-card")):
+        if getattr(file_rules, have) and flags.get(other):
+            raise MalformedError(f"{source}: file's options.{key} and {flag} contradict each other "
+                                 f"(hand size +1 and -1)")

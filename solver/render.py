@@ -1,4 +1,9 @@
-"""Plain-text views of positions and games (used by the CLI)."""
+"""Plain-text views of positions and games (used by the CLI).
+
+One turn numbering everywhere: turn N is the position after N actions (``State.turn``,
+``--turn N``, the JSON ``turn``/``from_turn``); the move made there, action N (0-based, as
+the error messages count actions), is listed as ``N.``, followed by the position it
+leads to."""
 from __future__ import annotations
 
 from .game import Action, Game, State
@@ -11,12 +16,12 @@ def card_str(game: Game, order: int) -> str:
 def describe_position(st: State) -> str:
     g = st.game
     v = g.variant
-    lines = [f"Turn {st.turn}: {g.player_name(st.current)} to act"
-             + (f" (game over: {st.end_reason})" if st.over else "")]
+    lines = [f"Turn {st.turn}: " + (f"game over ({st.end_reason})" if st.over else
+                                     f"{g.player_name(st.current)} to act")]
     lines.append("Stacks:  " + "  ".join(f"{s.name} {st.stacks[i]}/{s.max_rank}" for i, s in enumerate(v.suits)))
     lines.append(f"Score {st.score}/{g.perfect_score}   clues {st.clues}/{g.max_clues}   "
                  f"strikes {st.strikes}/{g.strike_limit}")
-    lines.append(f"Deck {st.deck_left} cards   pace {st.pace}   max reachable {st.max_reachable()}"
+    lines.append(f"Deck {st.deck_left} cards   pace {st.pace}   max reachable {st.still_reachable()}"
                  + (f"   turns left {st.turns_left}" if st.turns_left is not None else ""))
     w = max(len(n) for n in g.names)
     for p, hand in enumerate(st.hands):
@@ -31,8 +36,9 @@ def describe_position(st: State) -> str:
 
 
 def describe_turn(st_before: State, action: Action) -> str:
+    """``N. Player: move``: the move made at turn N (from the position after N actions)."""
     g = st_before.game
-    return f"{st_before.turn + 1:3d}. {g.player_name(st_before.current)}: {action.describe(g)}"
+    return f"{st_before.turn:3d}. {g.player_name(st_before.current)}: {action.describe(g)}"
 
 
 def status_line(st: State) -> str:

@@ -63,7 +63,8 @@ def test_bad_range(text, needle):
 def test_jobs_from_jsonl_keep_ids_players_and_decks(tmp_path):
     p, objs = deck_file(tmp_path, n=5)
     jobs = make_jobs([str(p)])
-    assert [j["key"] for j in jobs] == [f"decks.jsonl:{o['id']}" for o in objs]
+    assert [j["name"] for j in jobs] == [f"{p}:{o['id']}" for o in objs]
+    assert len({j["key"] for j in jobs}) == len(objs)
     for j, o in zip(jobs, objs):
         g = job_game(j)
         assert g.num_players == o["players"]
@@ -77,13 +78,15 @@ def test_jobs_from_compact_text_and_folder(tmp_path):
     txt.write_text("# three decks\n" + "\n".join(format_compact(g.deck, g.variant) for g in games) + "\n")
     jobs = make_jobs([str(txt)], players=2)
     assert [job_game(j).deck for j in jobs] == [g.deck for g in games]
-    assert [j["key"] for j in jobs] == ["decks.txt:2", "decks.txt:3", "decks.txt:4"]
+    assert [j["name"] for j in jobs] == [f"{txt}:2", f"{txt}:3", f"{txt}:4"]
+    # the same games as the .jsonl's: the same keys
+    assert [j["key"] for j in jobs] == [j["key"] for j in make_jobs([str(tmp_path / "decks.jsonl")])]
     folder = tmp_path / "games"
     folder.mkdir()
     for f in real_game_files():
         (folder / f.name).write_bytes(f.read_bytes())
     jobs = make_jobs([str(folder)])
-    assert [j["key"] for j in jobs] == [f.name for f in real_game_files()]
+    assert [j["name"] for j in jobs] == [str(folder / f.name) for f in real_game_files()]
     assert [job_game(j).deck for j in jobs] == [load_file(f).game.deck for f in real_game_files()]
 
 
@@ -108,9 +111,10 @@ def test_analyse_stores_what_solve_computes_and_resumes(tmp_path):
     assert "6 solved" in res.stdout
     with Store(db) as st:
         rows = st.rows()
-        assert len(rows) == 6 and [r.key for r in rows] == sorted(f"decks.jsonl:{o['id']}" for o in objs)
+        assert len(rows) == 6 and [r.name for r in rows] == sorted(f"{p}:{o['id']}" for o in objs)
         for r in rows:
             job = next(j for j in make_jobs([str(p)]) if j["key"] == r.key)
+            assert job["name"] == r.name
             g = job_game(job)
             sol = solve(g, timeout=10)
             assert (r.max_score, r.upper_bound, r.exact) == (sol.max_score, sol.upper_bound, sol.exact)
@@ -301,15 +305,16 @@ def test_review_of_real_games(path):
     assert pts[-1].max_score == final.score == rv.final_score
     # every drop: the best line before the action reaches the old maximum in the engine,
     # and the exact maximum after it is lower
-    for d in rv.drops:
-        before = rec.state_after(d.turn - 1)
-        assert replay_score(before, pts[d.turn - 1].best_line) == d.before
-        after = rec.state_after(d.turn)
+    for d in rv.drops:  # d.turn: the turn the action was made at (the position before it)
+        before = rec.state_after(d.turn)
+        assert replay_score(before, pts[d.turn].best_line) == d.before
+        assert rec.actions[d.turn].describe(rec.game).split(" (")[0] in d.action
+        after = rec.state_after(d.turn + 1)
         sol = solve(after, timeout=30)
         assert sol.exact and sol.max_score == d.after < d.before
         assert d.certain
     # turns without a drop keep the maximum
-    drop_turns = {d.turn for d in rv.drops}
+    drop_turns = {d.turn + 1 for d in rv.drops}
     for i in range(1, len(pts)):
         if i not in drop_turns:
             assert pts[i].max_score == pts[i - 1].max_score
@@ -358,13 +363,13 @@ def test_seed_range_jobs_deal_as_the_site(tmp_path):
     from conftest import expected_results
 
     jobs = make_jobs(["p3v0s1..3", "p5v0s198"])
-    assert [j["key"] for j in jobs] == ["p3v0s1", "p3v0s2", "p3v0s3", "p5v0s198"]
+    assert [j["name"] for j in jobs] == ["p3v0s1", "p3v0s2", "p3v0s3", "p5v0s198"]
     files = {exp["seed"]: name for name, exp in expected_results().items()}
     for j in jobs:
         g = job_game(j)
-        assert g.num_players == int(j["key"][1])
-        if j["key"] in files:
-            real = load_file(HANABLIVE / files[j["key"]]).game
+        assert g.num_players == int(j["name"][1])
+        if j["name"] in files:
+            real = load_file(HANABLIVE / files[j["name"]]).game
             assert g.deck == real.deck
     assert job_game(jobs[1]).deck != job_game(jobs[0]).deck
     db = tmp_path / "s.sqlite"
@@ -384,7 +389,7 @@ def test_bad_seeds_give_one_line_errors(tmp_path):
     res = run_cli("analyse", "myseed1..2", "--players", "2", "--variant", "6 Suits", "--db", db, "--quiet")
     assert res.exit_code == 0, res.output
     with Store(db) as st:
-        assert [(r.key, r.players, r.variant, r.perfect) for r in st.rows()] == [
+        assert [(r.name, r.players, r.variant, r.perfect) for r in st.rows()] == [
             ("myseed1", 2, "6 Suits", 30), ("myseed2", 2, "6 Suits", 30)]
 
 
@@ -399,19 +404,20 @@ def test_redo_undecided_only_touches_open_winnability(tmp_path):
         # winnability open (no perfect line, no bound below 25) vs decided (bound 24) but not exact
         st.add(replace(rows[0], max_score=23, exact=False, proof_kind="open"))
         st.add(replace(rows[1], max_score=22, exact=False, proof_kind="open"))
-        assert st.open_keys(undecided=True) == {"p3v0s1"}
-        assert st.open_keys() == {"p3v0s1", "p3v0s9221"}
+        key = {r.seed: r.key for r in rows}
+        assert st.open_keys(undecided=True) == {key["p3v0s1"]}
+        assert st.open_keys() == {key["p3v0s1"], key["p3v0s9221"]}
     res = run_cli("analyse", *seeds, "--db", db, "--timeout", "30", "--redo-undecided", "--jobs", "1", "--quiet")
     assert res.exit_code == 0, res.output
     assert "1 solved" in res.stdout
     with Store(db) as st:
-        got = {r.key: r for r in st.rows()}
+        got = {r.name: r for r in st.rows()}
     assert got["p3v0s1"].exact and got["p3v0s1"].max_score == 25
     assert not got["p3v0s9221"].exact and got["p3v0s9221"].max_score == 22
     res = run_cli("analyse", *seeds, "--db", db, "--timeout", "30", "--redo-open", "--jobs", "1", "--quiet")
     assert res.exit_code == 0 and "1 solved" in res.stdout, res.output
     with Store(db) as st:
-        got = {r.key: r for r in st.rows()}
+        got = {r.name: r for r in st.rows()}
     assert got["p3v0s9221"].exact and got["p3v0s9221"].max_score == 24
 
 
@@ -441,3 +447,34 @@ def test_redo_open_replaces_only_with_tighter_results(tmp_path):
         assert st.improve(replace(rows[1], max_score=rows[1].max_score - 1, exact=False)) is False
         assert st.improve(rows[1]) is False
         assert st.dump() == list(after.values())
+
+
+def test_review_of_a_seed_with_a_line_is_the_review_of_the_game(tmp_path):
+    src = json.loads(next(f for f in real_game_files() if f.name.startswith("p3v0s1_")).read_text())
+    src["options"] = {}  # the seed's rules (the example game plays with deck plays)
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(src))
+    rec = load_file(game)
+    line = tmp_path / "line.json"
+    line.write_text(json.dumps([a.to_json() for a in rec.actions]))
+    a = run_cli("review", game, "--json", "--timeout", "10")
+    b = run_cli("review", "--seed", "p3v0s1", "--actions", f"@{line}", "--json", "--timeout", "10")
+    assert a.exit_code == 0 and b.exit_code == 0, (a.output, b.output)
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    assert [t["max_score"] for t in ja["turns"]] == [t["max_score"] for t in jb["turns"]]
+    assert len(jb["turns"]) == len(rec.actions) + 1 and ja["final_score"] == jb["final_score"]
+    assert_clean_error(run_cli("review", game, "--actions", "[]"), "--actions is for --seed/--deck")
+    assert_clean_error(run_cli("review", "--seed", "p3v0s1", "--actions", '[{"type": 0, "target": 99}]'),
+                       "action 0")
+
+
+def test_review_checks_the_plot_path_before_the_work(tmp_path, monkeypatch):
+    import solver.analysis.review as rv
+
+    def never(*a, **kw):
+        raise AssertionError("the review ran before the output path was checked")
+
+    monkeypatch.setattr(rv, "review", never)
+    assert_clean_error(run_cli("review", real_game_files()[0], "--plot", tmp_path / "no" / "r.png"),
+                       "does not exist")
+    assert_clean_error(run_cli("review", real_game_files()[0], "--plot", ""), "--plot")

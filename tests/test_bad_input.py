@@ -76,7 +76,25 @@ def test_not_utf8(tmp_path):
 
 
 def test_empty_file(tmp_path):
-    replay_error(tmp_path, "")
+    replay_error(tmp_path, "", "empty file")
+    replay_error(tmp_path, " \n\n", "empty file")
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("42", "a number"), ("-1.5e3", "a number"), ('"hello"', "a string"), ("null", "null"), ("true", "true"),
+])
+def test_json_value_that_is_no_object(tmp_path, text, kind):
+    """A file holding a JSON number, string, true or null: said so, not "needs a player count"."""
+    err = replay_error(tmp_path, text, f"expected a JSON object (a game or a deck), got {kind}")
+    assert "player count" not in err
+    # with --players too: still the JSON value, not a deck in compact notation
+    replay_error(tmp_path, text, f"got {kind}", args=["--players", "2"])
+
+
+def test_text_that_is_no_deck_names_the_card(tmp_path):
+    """A text file that is not a compact deck says so, before asking for --players."""
+    path = _write(tmp_path, "hello world", "deck.txt")
+    assert_clean_error(run_cli("replay", "--json", path), "deck position 0", "'hello'")
 
 
 def test_deeply_nested_json(tmp_path):
@@ -132,7 +150,7 @@ def test_bad_card(tmp_path, card, needle):
 
 
 def test_top_level_not_an_object(tmp_path):
-    replay_error(tmp_path, [1, 2, 3], "top level must be an object")
+    replay_error(tmp_path, [1, 2, 3], "expected a JSON object (a game or a deck), got a list")
 
 
 # ---------------------------------------------------------------- variant and deck
@@ -228,6 +246,18 @@ def test_error_stays_one_line_with_odd_player_names(tmp_path):
                  "action 0:")
 
 
+@pytest.mark.parametrize("name,shown", [
+    ("Alic\x00e", "Alic\\x00e"), ("A\x1b[2Jl", "A\\x1b[2Jl"), ("Al\u2028ice", "Al\\u2028ice"),
+    ("Al\x85ice", "Al\\x85ice"), ("Al\rice", "Al\\rice"),
+])
+def test_error_line_escapes_control_characters(tmp_path, name, shown):
+    """A name with a NUL, an escape sequence or a Unicode line separator is shown escaped
+    in the one error line, not written raw to the terminal."""
+    err = replay_error(tmp_path, _nv_game(players=[name, "Bob"], actions=[{"type": 0, "target": 7}]),
+                       "action 0:", shown)
+    assert not any(c in err[:-1] for c in "\x00\x1b\x85\u2028\r\n")
+
+
 # ---------------------------------------------------------------- player counts, files
 @pytest.mark.parametrize("names", [[], ["Solo"], [f"P{i}" for i in range(7)]])
 def test_bad_player_count_in_file(tmp_path, names):
@@ -237,7 +267,12 @@ def test_bad_player_count_in_file(tmp_path, names):
 def test_too_many_players_for_a_small_deck(tmp_path):
     spec = {"suits": 1, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 1}
     deck = [{"suitIndex": 0, "rank": r} for r in (1, 2, 3)]
-    replay_error(tmp_path, {"players": ["a", "b"], "deck": deck, "options": {"variant": spec}}, "player count")
+    replay_error(tmp_path, {"players": ["a", "b"], "deck": deck, "options": {"variant": spec}}, "player count",
+                 "need 4 cards for 2 hands of 2, deck has 3")
+    spec = {"suits": 1, "ranks": [1, 1, 2, 2, 3, 3, 4, 5], "handSize": 5, "clueTokens": 2}
+    deck = [{"suitIndex": 0, "rank": r} for r in spec["ranks"]]
+    replay_error(tmp_path, {"players": ["a", "b"], "deck": deck, "options": {"variant": spec}},
+                 "need 10 cards for 2 hands of 5, deck has 8")
 
 
 @pytest.mark.parametrize("n", ["1", "7", "0", "-2"])

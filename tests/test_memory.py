@@ -223,10 +223,13 @@ def test_solve_returns_within_its_timeout():
 
 # --- streaming jobs -------------------------------------------------------------------------
 
-def row(key: str, exact: bool = True, max_score: int = 25) -> Row:
-    return Row(key=key, seed=key, players=3, variant="No Variant", rules="{}", deck="", max_score=max_score,
-               upper_bound=25, perfect=25, exact=exact, proof_kind="perfect" if exact else "open",
-               proof_reason="", methods="bound", seconds=0.0, nodes=0, line="[]", timeout=10.0)
+def row(seed: str, exact: bool = True, max_score: int = 25, players: int = 3, rules: str = "{}") -> Row:
+    """A stored row of the game ``seed`` deals (its deck left out: the range lookups read
+    the seed, the player count and the rules)."""
+    return Row(key=f"{seed}/{players}/{rules}", name=seed, seed=seed, players=players, start=0, variant="No Variant",
+               rules=rules, deck="", position="[]", max_score=max_score, upper_bound=25, perfect=25, exact=exact,
+               proof_kind="perfect" if exact else "open", proof_reason="", methods="bound", seconds=0.0, nodes=0,
+               line="[]", timeout=10.0)
 
 
 def test_a_seed_range_is_never_listed():
@@ -236,9 +239,9 @@ def test_a_seed_range_is_never_listed():
     tracemalloc.stop()
     assert peak < 1 << 20
     assert isinstance(jobs, Jobs) and len(jobs) == 100_000_004
-    assert jobs[0]["key"] == "p3v0s1" and jobs[99_999_999]["key"] == "p3v0s100000000"
-    assert [j["key"] for j in jobs[-4:]] == ["p3v0s0", "p2v0s5", "p2v0s6", "p2v0s7"]
-    assert [j["key"] for j in islice(jobs, 3)] == ["p3v0s1", "p3v0s2", "p3v0s3"]
+    assert jobs[0]["name"] == "p3v0s1" and jobs[99_999_999]["name"] == "p3v0s100000000"
+    assert [j["name"] for j in jobs[-4:]] == ["p3v0s0", "p2v0s5", "p2v0s6", "p2v0s7"]
+    assert [j["name"] for j in islice(jobs, 3)] == ["p3v0s1", "p3v0s2", "p3v0s3"]
     r = jobs.ranges()[0]
     assert isinstance(r, SeedRange) and r.number("p3v0s77") == 77
     assert r.number("p3v0s077") is None and r.number("p3v0s0") is None and r.number("p3v0sx") is None
@@ -267,15 +270,17 @@ def test_the_count_and_the_stream_skip_the_same_stored_keys(tmp_path):
             st.add(row(k))
         st.add(row("p3v0s6", exact=False, max_score=23))  # winnability open
         st.add(row("p3v0s7", exact=False, max_score=23))
-        st.db.execute("UPDATE results SET upper_bound = 24 WHERE key = 'p3v0s7'")  # open, but not winnable
+        st.db.execute("UPDATE results SET upper_bound = 24 WHERE name = 'p3v0s7'")  # open, but not winnable
         for k in ("p3v0s05", "p3v0s60", "p3v0s", "p3v0s1x", "p2v0s3", "p3v0t3"):  # not in the range
             st.add(row(k))
+        st.add(row("p3v0s3", players=4))  # the same seed dealt for other players or rules: other games
+        st.add(row("p3v0s4", rules='{"oneExtraCard": true}'))
         jobs = make_jobs(["p3v0s1..10", "p3v0s100"])
         for flags, skipped in (({}, 5), ({"redo_open": True}, 3), ({"redo_undecided": True}, 4)):
             assert count_skipped(jobs, st, **flags) == skipped
-            left = [j["key"] for j in pending_jobs(jobs, st, **flags)]
+            left = [j["name"] for j in pending_jobs(jobs, st, **flags)]
             assert len(left) == len(jobs) - skipped
-        assert [j["key"] for j in pending_jobs(jobs, st)] == [
+        assert [j["name"] for j in pending_jobs(jobs, st)] == [
             "p3v0s1", "p3v0s3", "p3v0s4", "p3v0s8", "p3v0s9", "p3v0s100"]
 
 
@@ -288,7 +293,7 @@ def test_a_batch_of_a_million_seeds_starts_at_once_in_little_memory(tmp_path):
         pass
 
     def progress(r):
-        if len(started) and r.key == "p3v0s3":
+        if len(started) and r.name == "p3v0s3":
             raise Enough
 
     with Store(tmp_path / "m.sqlite") as st:
@@ -302,7 +307,7 @@ def test_a_batch_of_a_million_seeds_starts_at_once_in_little_memory(tmp_path):
         tracemalloc.stop()
         assert started[0][0] == 999_999 and started[0][1] < 5
         assert peak < 20 << 20, peak
-        assert st.done_keys() == {"p3v0s1", "p3v0s2", "p3v0s3"}
+        assert {r.name for r in st.rows()} == {"p3v0s1", "p3v0s2", "p3v0s3"}
 
 
 def test_the_pool_is_fed_as_results_come_back():
@@ -310,7 +315,7 @@ def test_the_pool_is_fed_as_results_come_back():
 
     def feed():
         for j in SeedRange("p3v0s", 1, 10**6, 3, {}):
-            pulled.append(j["key"])
+            pulled.append(j["name"])
             yield j
 
     results = _pool_results(feed(), 10**6, 10, 2)

@@ -108,6 +108,22 @@ def test_nan_timeout_is_rejected():
     assert_clean_error(run_cli("solve", "--example", "--timeout", "nan"), "--timeout")
 
 
+@pytest.mark.parametrize("t", ["inf", "1e30", "20000000"])
+def test_too_long_timeout_is_rejected(t):
+    """Beyond the solvers' timers (threading.TIMEOUT_MAX): it used to end in an
+    OverflowError traceback from a timer thread."""
+    assert_clean_error(run_cli("solve", "--example", "--timeout", t), "--timeout", "at most", "no limit")
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_human_output_of_an_encoding_alone(engine):
+    """The encodings report no search nodes: the text used to fail with KeyError 'nodes'."""
+    res = run_cli("solve", "--example", "--engine", engine)
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert f"Search: the {engine} encoding, " in res.stdout
+    assert res.stdout.splitlines()[-1].startswith("Final: score 25")
+
+
 def test_timeout_not_a_number_real_process():
     """A click usage error goes through the real entry point as one line too."""
     proc = subprocess.run([sys.executable, "-m", "hanabi_cli", "solve", "--example", "--timeout", "abc"],

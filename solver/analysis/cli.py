@@ -1,18 +1,24 @@
 """``hanabi review``, ``hanabi analyse`` and ``hanabi report``."""
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 import time
 
 import click
 
-from ..game import MalformedError, Rules, load_file, parse_variant
+from ..game import MalformedError, Rules, parse_variant
 
 
 def _positive(name: str, value):
-    if value is not None and not value > 0:  # also rejects nan
-        raise MalformedError(f"{name} must be positive, got {value}")
+    """A positive number of seconds, at most the solvers' longest wait (``inf`` and ``nan``
+    refused: the timers cannot wait that long)."""
+    from ..cli import MAX_TIMEOUT
+
+    if value is not None and not 0 < value <= MAX_TIMEOUT:
+        raise MalformedError(f"{name} must be a positive number of seconds, at most {MAX_TIMEOUT:.0f}, got {value}")
 
 
 def _plot_path(path: str | None):
@@ -21,22 +27,40 @@ def _plot_path(path: str | None):
 
 
 @click.command()
-@click.argument("game_file", type=click.Path(dir_okay=False))
+@click.argument("game_file", required=False, type=click.Path(dir_okay=False))
+@click.option("--seed", help="A hanab.live seed (e.g. p3v0s1) instead of a game file; with --actions.")
+@click.option("--deck", help='A deck in compact notation, top first, instead of a game file; with --actions.')
+@click.option("--players", type=int, help="Player count (needed for a bare deck).")
+@click.option("--variant", help="Variant name, for a seed or a deck.")
+@click.option("--actions", "actions_json",
+              help="The line to review, for --seed/--deck: a JSON list of hanab.live action objects "
+                   "(e.g. the actions of `hanabi solve --json`), or @FILE to read it from a file.")
 @click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds per position.")
 @click.option("--plot", "plot_path", help="Write the maximum-over-turns chart (PNG/SVG).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: every turn and every drop.")
-def review(game_file, timeout, plot_path, as_json):
+def review(game_file, seed, deck, players, variant, actions_json, timeout, plot_path, as_json):
     """The exact maximum still reachable after every turn of a game, and the actions that
-    lowered it."""
+    lowered it: a game file, or a seed or deck with a line (--actions)."""
+    from ..inputs import load_input
+    from ..outputs import check_output_path
+    from .progress import Progress
     from .review import format_text, plot
     from .review import review as run_review
 
     _positive("--timeout", timeout)
     _plot_path(plot_path)
-    rec = load_file(game_file)
+    if plot_path is not None:
+        check_output_path(plot_path, "--plot")
+    if players is not None and not 2 <= players <= 6:
+        raise MalformedError(f"bad player count {players}: must be 2 to 6")
+    if actions_json is not None and game_file is not None:
+        raise MalformedError("--actions is for --seed/--deck: a game file carries its own actions")
+    rec = load_input(game_file, deck=deck, seed=seed, players=players, variant=variant)
+    if actions_json is not None:
+        rec.actions = _parse_actions(actions_json)
     rec.state_after()  # every action must be legal before any solving starts
     n = len(rec.actions) + 1
-    with click.progressbar(length=n, label="reviewing", file=sys.stderr) as bar:
+    with Progress(n, "reviewing") as bar:
         rv = run_review(rec, timeout=timeout, progress=lambda i: bar.update(1))
     if plot_path:
         try:
@@ -47,6 +71,22 @@ def review(game_file, timeout, plot_path, as_json):
         click.echo(json.dumps(rv.to_json()))
     else:
         click.echo(format_text(rv, rec))
+
+
+def _parse_actions(text: str) -> list:
+    """``--actions``: a JSON list of hanab.live action objects, or ``@FILE`` holding one."""
+    from ..game import Action, parse_json, read_text
+
+    where = "--actions"
+    if text.startswith("@"):
+        where = text[1:]
+        text = read_text(where)
+    data = parse_json(text, where)
+    if isinstance(data, dict) and isinstance(data.get("actions"), list):
+        data = data["actions"]  # a whole `solve --json` answer, or a game
+    if not isinstance(data, list):
+        raise MalformedError(f"{where}: expected a JSON list of actions, got {type(data).__name__}")
+    return [Action.from_json(a, f"{where}: action {i}") for i, a in enumerate(data)]
 
 
 @click.command()
@@ -65,12 +105,15 @@ def review(game_file, timeout, plot_path, as_json):
               help="Like --redo-open, but only the decks where it is still open whether the perfect score is "
                    "reachable.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, scheduler, redo_open, redo_undecided, quiet):
+@click.option("--json", "as_json", is_flag=True, help="The run's counts as one JSON object.")
+def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, scheduler, redo_open, redo_undecided, quiet,
+            as_json):
     """Solve many decks and store every result: INPUTS are seed ranges (p3v0s1..100000),
     single seeds, deck files (.jsonl, .json, compact text) or folders of game JSONs.
 
     A rerun skips what the store already holds; a killed run loses nothing that finished."""
     from .jobs import make_jobs
+    from .progress import Progress
     from .run import JobError, run_batch
     from .store import Store
 
@@ -81,40 +124,84 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
         raise MalformedError(f"--jobs must be at least 1, got {workers}")
     if use_dask and scheduler:
         raise MalformedError("give --dask (a local cluster) or --scheduler ADDRESS, not both")
+    if redo_open and redo_undecided:
+        raise MalformedError("give --redo-open (every inexact row) or --redo-undecided (only the rows whose "
+                             "winnability is open), not both")
     rules = Rules(parse_variant(variant)) if variant is not None else None
-    jobs = make_jobs(inputs, players=players, rules=rules)
+    jobs = make_jobs(inputs, players=players, rules=rules, warn=lambda m: click.echo(f"warning: {m}", err=True))
     store = Store(db_path)
     where = "local" if use_dask else scheduler
     t0 = time.monotonic()
-    bar = None
-    stats = {"exact": 0, "winnable": 0}
+    bar: Progress | None = None
+    stats = {"exact": 0, "winnable": 0, "solved": 0}
 
     def on_start(n):
         nonlocal bar
         if not quiet and n:
-            bar = click.progressbar(length=n, label=f"solving {n} decks", file=sys.stderr, show_eta=True,
-                                    show_pos=True, item_show_func=lambda r: r.key if r else None)
-            bar.__enter__()
+            bar = Progress(n, f"solving {n} decks")
 
     def progress(row):
         stats["exact"] += row.exact
         stats["winnable"] += row.winnable is True
+        stats["solved"] += 1
         if bar is not None:
-            bar.update(1, row)
+            bar.update(1, row.name)
 
     try:
-        res = run_batch(jobs, store, timeout=timeout, workers=workers, dask=where, progress=progress, on_start=on_start,
-                        redo_open=redo_open, redo_undecided=redo_undecided)
+        with _terminate_as_interrupt():
+            res = run_batch(jobs, store, timeout=timeout, workers=workers, dask=where, progress=progress,
+                            on_start=on_start, redo_open=redo_open, redo_undecided=redo_undecided)
     except JobError as e:
         raise MalformedError(str(e)) from None
+    except KeyboardInterrupt as e:
+        if bar is not None:
+            bar.close()
+        store.close()
+        signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
+        name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+        click.echo(f"{db_path}: stopped by {name}: {stats['solved']} decks solved by this run are stored; "
+                   f"run the same command again to go on", err=True)
+        sys.exit(128 + signum)
     finally:
         if bar is not None:
-            bar.__exit__(None, None, None)
+            bar.close()
         store.close()
     dt = time.monotonic() - t0
+    if as_json:
+        click.echo(json.dumps({"store": str(db_path), "total": res.total, "solved": res.solved,
+                               "skipped": res.skipped, "stored_meanwhile": res.stored_meanwhile,
+                               "repeats": res.repeats, "unchanged": res.unchanged, "exact": stats["exact"],
+                               "winnable": stats["winnable"], "seconds": round(dt, 3)}))
+        return
     rate = f", {res.solved / dt:.1f} decks/s" if res.solved and dt > 0 else ""
+    more = ""
+    if res.stored_meanwhile:
+        more += f"; {res.stored_meanwhile} solved but stored meanwhile by another run"
+    if res.unchanged:
+        more += f"; {res.unchanged} re-solved without a tighter result (kept as stored)"
+    if res.repeats:
+        more += f"; {res.repeats} inputs repeat an earlier game (solved once)"
     click.echo(f"{db_path}: {res.solved} solved in {dt:.1f} s{rate} ({stats['exact']} exact, "
-               f"{stats['winnable']} winnable); {res.skipped} already stored; {res.total} in all")
+               f"{stats['winnable']} winnable); {res.skipped} already stored; {res.total} in all{more}")
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """SIGTERM raises KeyboardInterrupt(SIGTERM) in the main thread while the batch runs,
+    so a terminated run stops its workers and closes the store as Ctrl-C does (instead of
+    dying at once and leaving the workers to fail on a broken pipe)."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt(signum)
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (e.g. called from a test runner's thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 @click.command()
@@ -125,17 +212,23 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
 @click.option("--slowest", type=int, default=10, show_default=True, help="How many of the slowest decks to list.")
 def report(db_path, plot_dir, csv_path, as_json, slowest):
     """Summarise a result store: maximum-score distribution per player count and variant,
-    the share of winnable decks, why the others are not, the slowest decks."""
+    the share of winnable decks, why the others are not, the slowest decks. The store is
+    opened read-only and never changed."""
     from .report import format_text, plot, summarise, write_csv
     from .store import Store
 
-    with Store(db_path, create=False) as store:
+    if slowest < 0:
+        raise MalformedError(f"--slowest must be 0 or more, got {slowest}")
+    if csv_path is not None:
+        from ..outputs import check_output_path
+
+        check_output_path(csv_path, "--csv")
+    if plot_dir is not None and not plot_dir:
+        raise MalformedError("--plot: empty folder name")
+    with Store(db_path, create=False, readonly=True) as store:
         summary = summarise(store, slowest=slowest)
         if csv_path:
-            try:
-                write_csv(store, csv_path)
-            except OSError as e:
-                raise MalformedError(f"{csv_path}: cannot write: {e.strerror or e}") from None
+            write_csv(store, csv_path)
     if plot_dir:
         try:
             summary["plots"] = plot(summary, plot_dir)

@@ -1,9 +1,12 @@
 """What a batch analyses: jobs from seed ranges, deck files and folders of games.
 
 A job is a small picklable dict (it travels to worker processes and Dask workers):
-``key`` (unique in the store), ``seed`` (or None), ``players``, ``options`` (hanab.live
-JSON options: the variant and rule flags) and ``deck`` (compact notation, or None when the
-worker deals it from the seed). :func:`solve_job` turns one job into one store row.
+``name`` (the input's name: the seed, ``FILE:ID``, a game file's path), ``key`` (the
+store key, :func:`~.store.game_digest` of the game; None for the seeds of a range, whose
+deck the worker deals), ``seed`` (the seed whose deal the deck is, or None), ``players``,
+``start`` (the starting player), ``options`` (hanab.live JSON options: the variant and
+rule flags) and ``deck`` (compact notation, or None when the worker deals it from the
+seed). :func:`solve_job` turns one job into one store row.
 
 :func:`make_jobs` checks every input up front but makes the jobs on demand: a seed range
 stays three numbers (:class:`SeedRange`, a lazy sequence), so a run over 100 million seeds
@@ -12,9 +15,8 @@ never holds them all; files and folders (small) are read whole, as lists.
 from __future__ import annotations
 
 import bisect
-import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ..game import (
@@ -29,7 +31,7 @@ from ..game import (
     read_jsonl,
     read_text,
 )
-from .store import Row, line_json
+from .store import Row, game_digest, line_json, rules_text
 
 RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)\.\.(?P<prefix2>.*?)(?P<hi>\d+)$")
 MAX_RANGE = 100_000_000
@@ -65,7 +67,8 @@ class SeedRange(Sequence):
 
     def job(self, n: int) -> dict:
         seed = f"{self.prefix}{n}"
-        return {"key": seed, "seed": seed, "players": self.players, "options": self.options, "deck": None}
+        return {"key": None, "name": seed, "seed": seed, "players": self.players, "start": 0,
+                "options": self.options, "deck": None}
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -104,29 +107,48 @@ def seed_jobs(text: str, players: int | None, rules: Rules | None) -> Iterator[d
     return iter(seed_range(text, players, rules))
 
 
-def _deck_job(key: str, game: Game, seed: str | None = None) -> dict:
-    return {"key": key, "seed": seed, "players": game.num_players,
-            "options": game.rules.to_json_options(),
-            "deck": format_compact(game.deck, game.variant)}
+def _deck_job(name: str, game: Game, seed: str | None = None) -> dict:
+    """The job of a deck from a file: ``seed`` is kept only if it deals this very deck (a
+    stored row's seed always names its deal, see :meth:`~.store.Store.skipped_seeds`)."""
+    deck = format_compact(game.deck, game.variant)
+    opts = game.rules.to_json_options()
+    if seed is not None and not _deals(seed, game):
+        seed = None
+    return {"key": game_digest(game.num_players, game.starting_player, rules_text(opts), deck),
+            "name": name, "seed": seed, "players": game.num_players, "start": game.starting_player,
+            "options": opts, "deck": deck}
+
+
+def _deals(seed: object, game: Game) -> bool:
+    """Whether hanab.live deals ``game``'s deck for ``seed``."""
+    from ..game.seeds import game_from_seed
+
+    if not isinstance(seed, str):
+        return False
+    try:
+        return game_from_seed(seed, players=game.num_players, rules=game.rules).deck == game.deck
+    except ValueError:
+        return False
 
 
 def file_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[dict]:
     """A JSON Lines file (one deck or game object a line, with optional ``id``, integer
     ``players`` and ``variant`` name), a JSON file (one game, or a list of them), or a text
-    file with one compact deck a line (needs ``players``)."""
+    file with one compact deck a line (needs ``players``). Jobs are named ``FILE:ID`` (the
+    object's ``id`` or ``seed``, else its line or list index), a single game by its path."""
     text = read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("["):
         objs = parse_json(text, str(path))
         if not isinstance(objs, list):
             raise MalformedError(f"{path}: expected a list of games")
-        items = [(f"{path.name}:{i}", o, f"{path}: item {i}") for i, o in enumerate(objs)]
+        items = [(f"{path}:{i}", o, f"{path}: item {i}") for i, o in enumerate(objs)]
     elif stripped.startswith("{") and path.suffix != ".jsonl":
         rec = load_file(path, players=players, rules=rules)
-        yield _deck_job(path.name, rec.game, rec.extra.get("seed"))
+        yield _deck_job(str(path), rec.game, rec.extra.get("seed"))
         return
     elif stripped.startswith("{"):
-        items = [(None, obj, f"{path}: line {n}") for n, obj in read_jsonl(path, text)]
+        items = [(f"{path}:{n}", obj, f"{path}: line {n}") for n, obj in read_jsonl(path, text)]
     else:
         base = rules or Rules.from_json_options({})
         if players is None:
@@ -138,7 +160,7 @@ def file_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[
                 game = Game(base, players, parse_compact(line, base.variant))
             except MalformedError as e:
                 raise MalformedError(f"{path}: line {i}: {e}") from None
-            yield _deck_job(f"{path.name}:{i}", game)
+            yield _deck_job(f"{path}:{i}", game)
         return
     seen = set()
     for key, obj, where in items:
@@ -154,27 +176,41 @@ def file_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[
             obj["options"] = rules.to_json_options()
         rec = game_from_json(obj, where, n)
         ident = obj.get("id", obj.get("seed"))
-        k = f"{path.name}:{ident}" if ident is not None else (key or where.replace(": line ", ":"))
+        k = f"{path}:{ident}" if ident is not None else key
         if k in seen:
             raise MalformedError(f"{where}: duplicate id {ident!r}")
         seen.add(k)
-        yield _deck_job(k, rec.game, obj.get("seed") if isinstance(obj.get("seed"), str) else None)
+        yield _deck_job(k, rec.game, obj.get("seed"))
 
 
-def folder_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[dict]:
-    """Every ``*.json`` game file in the folder (sorted by name): its deck, from the start."""
+def folder_jobs(path: Path, players: int | None, rules: Rules | None,
+                warn: Callable[[str], None] | None = None) -> Iterator[dict]:
+    """Every ``*.json`` game file in the folder (sorted by name): its deck, from the start.
+    A JSON file that is not a game (an object without a ``deck``, e.g. a results file) is
+    skipped, with a warning naming it; a broken game file is an error."""
     files = sorted(p for p in path.iterdir() if p.suffix == ".json" and p.is_file())
-    if not files:
-        raise MalformedError(f"{path}: no .json game files in this folder")
+    found = 0
     for p in files:
+        text = read_text(p)
+        obj = parse_json(text, str(p))
+        if not isinstance(obj, dict) or "deck" not in obj:
+            if warn:
+                kind = "an object without a deck" if isinstance(obj, dict) else f"a JSON {type(obj).__name__}"
+                warn(f"{p}: skipped, not a game ({kind})")
+            continue
         rec = load_file(p, players=players, rules=rules)
-        yield _deck_job(p.name, rec.game, rec.extra.get("seed") if isinstance(rec.extra.get("seed"), str) else None)
+        found += 1
+        yield _deck_job(str(p), rec.game, rec.extra.get("seed"))
+    if not found:
+        raise MalformedError(f"{path}: no .json game files in this folder")
 
 
 class Jobs(Sequence):
     """The jobs of a batch, in input order, made on demand: ``parts`` are seed ranges
     (:class:`SeedRange`) and lists of jobs (files, folders, single seeds). ``len()`` and
     indexing need no job to be made."""
+
+    repeats = 0  # inputs dropped by make_jobs as the same game as an earlier job
 
     def __init__(self, parts: list):
         self.parts = [p for p in parts if len(p)]
@@ -228,25 +264,28 @@ def _check_unique(jobs: Jobs) -> None:
         for a, b in zip(rs, rs[1:], strict=False):
             if b.lo <= a.hi:
                 raise MalformedError(f"job {b.prefix + str(b.lo)!r} is given twice")
-    keys: set[str] = set()
+    names: set[str] = set()
     for j in jobs.listed():
-        key = j["key"]
-        head = key.rstrip("0123456789")
-        if key in keys or any(r.number(key) is not None for r in by_prefix.get(head, ())):
-            raise MalformedError(f"job {key!r} is given twice")
-        keys.add(key)
+        name = j["name"]
+        head = name.rstrip("0123456789")
+        if name in names or any(r.number(name) is not None for r in by_prefix.get(head, ())):
+            raise MalformedError(f"job {name!r} is given twice")
+        names.add(name)
 
 
-def make_jobs(inputs, players: int | None = None, rules: Rules | None = None) -> Jobs:
+def make_jobs(inputs, players: int | None = None, rules: Rules | None = None,
+              warn: Callable[[str], None] | None = None) -> Jobs:
     """All jobs of the given inputs (seed ranges, single seeds, files, folders), in order,
-    rejecting duplicate keys: a lazy sequence (:class:`Jobs`). Every input is checked here
-    (files read and parsed, the first seed of each range dealt), so errors come before
-    any work starts."""
+    rejecting a name given twice: a lazy sequence (:class:`Jobs`). Every input is checked
+    here (files read and parsed, the first seed of each range dealt), so errors come
+    before any work starts; ``warn`` is told of the files a folder's scan skips. One game
+    under two names (the same deck in two files) is one job: the first name is kept and
+    the others are counted in :attr:`Jobs.repeats`."""
     parts: list = []
     for text in inputs:
         p = Path(text)
         if p.is_dir():
-            parts.append(list(folder_jobs(p, players, rules)))
+            parts.append(list(folder_jobs(p, players, rules, warn)))
         elif p.exists():
             parts.append(list(file_jobs(p, players, rules)))
         elif ".." in text:
@@ -257,10 +296,18 @@ def make_jobs(inputs, players: int | None = None, rules: Rules | None = None) ->
             from ..game.seeds import game_from_seed
 
             g = game_from_seed(text, players=players, rules=rules)
-            parts.append([{"key": text, "seed": text, "players": g.num_players,
-                           "options": g.rules.to_json_options(), "deck": None}])
+            parts.append([_deck_job(text, g, text)])
+    _check_unique(Jobs(parts))
+    # one game under two names: keep the first (a range's games are told apart by seed)
+    seen: set[str] = set()
+    repeats = 0
+    for i, part in enumerate(parts):
+        if isinstance(part, list):
+            kept = [j for j in part if j["key"] not in seen and not seen.add(j["key"])]
+            repeats += len(part) - len(kept)
+            parts[i] = kept
     jobs = Jobs(parts)
-    _check_unique(jobs)
+    jobs.repeats = repeats
     return jobs
 
 
@@ -270,20 +317,26 @@ def job_game(job: dict) -> Game:
         from ..game.seeds import game_from_seed
 
         return game_from_seed(job["seed"], players=job["players"], rules=rules)
-    return Game(rules, job["players"], parse_compact(job["deck"], rules.variant))
+    return Game(rules, job["players"], parse_compact(job["deck"], rules.variant),
+                starting_player=job.get("start", 0))
 
 
 def solve_job(job: dict, timeout: float | None) -> Row:
     """Solve one job's deck from the start; the line is replayed in the engine by
-    :func:`solver.solve.solve` before it is returned."""
+    :func:`solver.portfolio.solve` before it is returned."""
+    from ..errors import SolverError
     from ..portfolio import solve
 
     game = job_game(job)
     sol = solve(game, timeout=timeout)
+    rules = rules_text(game.rules.to_json_options())
+    deck = format_compact(game.deck, game.variant)
+    key = game_digest(game.num_players, game.starting_player, rules, deck)
+    if job.get("key") not in (None, key):
+        raise SolverError(f"job {job['name']!r}: its key {job['key']} is not the digest {key} of its game")
     return Row(
-        key=job["key"], seed=job["seed"], players=game.num_players, variant=game.variant.name,
-        rules=json.dumps(game.rules.to_json_options(), sort_keys=True),
-        deck=format_compact(game.deck, game.variant),
+        key=key, name=job["name"], seed=job["seed"], players=game.num_players, start=game.starting_player,
+        variant=game.variant.name, rules=rules, deck=deck, position="[]",
         max_score=sol.max_score, upper_bound=sol.upper_bound, perfect=game.perfect_score,
         exact=sol.exact, proof_kind=sol.proof.kind, proof_reason=sol.proof.reason,
         methods=",".join(sol.proof.methods), seconds=float(sol.stats.get("time", 0.0)),

@@ -3,6 +3,7 @@ slowest decks; as text, JSON, CSV and PNG charts."""
 from __future__ import annotations
 
 import csv
+import io
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -59,7 +60,7 @@ def summarise(store: Store, slowest: int = 10) -> dict:
         "store": store.path,
         "rows": len(rows),
         "groups": out,
-        "slowest": [{"key": r.key, "players": r.players, "variant": r.variant, "seconds": r.seconds,
+        "slowest": [{"name": r.name, "key": r.key, "players": r.players, "variant": r.variant, "seconds": r.seconds,
                      "max_score": r.max_score, "upper_bound": r.upper_bound, "proof_kind": r.proof_kind}
                     for r in slow],
     }
@@ -99,17 +100,22 @@ def format_text(summary: dict) -> str:
         for s in summary["slowest"]:
             verdict = (str(s["max_score"]) if s["max_score"] == s["upper_bound"]
                        else f"{s['max_score']}..{s['upper_bound']}")
-            lines.append(f"  {s['key']:<28} {s['players']}p {s['variant']:<18} {s['seconds']:8.2f} s  "
+            lines.append(f"  {s['name']:<28} {s['players']}p {s['variant']:<18} {s['seconds']:8.2f} s  "
                          f"max {verdict} ({s['proof_kind']})")
     return "\n".join(lines)
 
 
 def write_csv(store: Store, path: str) -> int:
+    """Every stored row as CSV, written whole or not at all (see
+    :func:`solver.outputs.write_output`: a full disk leaves ``path`` as it was)."""
+    from ..outputs import write_output
+
     rows = store.dump()
-    with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=FIELDS)
-        w.writeheader()
-        w.writerows(rows)
+    buf = io.StringIO(newline="")
+    w = csv.DictWriter(buf, fieldnames=FIELDS)
+    w.writeheader()
+    w.writerows(rows)
+    write_output(path, buf.getvalue(), "--csv")
     return len(rows)
 
 

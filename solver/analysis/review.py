@@ -25,8 +25,9 @@ class Point:
 
 @dataclass
 class Drop:
-    """Action number ``turn`` (1-based) lowered the maximum from ``before`` to ``after``;
-    ``better`` is what the best line played instead (it keeps ``before``)."""
+    """The action made at ``turn`` (from the position after ``turn`` actions, as ``hanabi
+    show --turn`` numbers it) lowered the maximum from ``before`` to ``after``; ``better``
+    is what the best line played instead (it keeps ``before``)."""
 
     turn: int
     player: str
@@ -84,23 +85,26 @@ def review(rec: GameRecord, timeout: float | None = None, progress=None) -> Revi
         if after.max_score < before.max_score:
             g = rec.game
             better = before.best_line[0].describe(g) if before.best_line else "-"
-            drops.append(Drop(i, g.player_name(states[i - 1].current), descriptions[i - 1].split(": ", 1)[1],
+            drops.append(Drop(i - 1, g.player_name(states[i - 1].current), descriptions[i - 1].split(": ", 1)[1],
                               before.max_score, after.max_score, better,
                               certain=after.upper_bound < before.max_score))
     return Review(points, drops, descriptions, st.score, rec.game.perfect_score)
 
 
 def format_text(rv: Review, rec: GameRecord) -> str:
+    """One row per action: the turn it was made at, and the score and the maximum after it
+    (the first row: the maximum at the deal)."""
     lines = [f"{'turn':>4}  {'action':<44} {'score':>5}  {'max':>7}"]
     p0 = rv.points[0]
-    lines.append(f"{0:>4}  {'(deal)':<44} {p0.score:>5}  {_fmt(p0):>7}")
+    lines.append(f"{'':>4}  {'(deal)':<44} {p0.score:>5}  {_fmt(p0):>7}")
     drops = {d.turn: d for d in rv.drops}
     for p in rv.points[1:]:
+        t = p.turn - 1  # the turn the action was made at
         mark = ""
-        if p.turn in drops:
-            d = drops[p.turn]
+        if t in drops:
+            d = drops[t]
             mark = f"  <- drop {d.before}->{d.after}; {d.better} keeps {d.before}"
-        lines.append(f"{p.turn:>4}  {rv.descriptions[p.turn - 1]:<44} {p.score:>5}  {_fmt(p):>7}{mark}")
+        lines.append(f"{t:>4}  {rv.descriptions[t]:<44} {p.score:>5}  {_fmt(p):>7}{mark}")
     lines.append("")
     if rv.drops:
         lines.append(f"The maximum fell {len(rv.drops)} time(s): " + "; ".join(
@@ -129,9 +133,9 @@ def plot(rv: Review, path: str, title: str = "") -> None:
             label="maximum still reachable")
     ax.plot(turns, [p.score for p in rv.points], color="#228833", lw=1.5, label="score so far")
     for k, d in enumerate(rv.drops):
-        ax.annotate(f"{d.turn}: {d.action}", (d.turn, d.after), xytext=(0, -28 - 14 * (k % 2)),
+        ax.annotate(f"{d.turn}: {d.action}", (d.turn + 1, d.after), xytext=(0, -28 - 14 * (k % 2)),
                     textcoords="offset points", fontsize=7, ha="center", arrowprops=dict(arrowstyle="->", lw=0.6))
-        ax.plot([d.turn], [d.after], "o", color="#ee6677")
+        ax.plot([d.turn + 1], [d.after], "o", color="#ee6677")
     ax.set_xlabel("turn (actions taken)")
     ax.set_ylabel("score")
     ax.set_ylim(0, rv.perfect + 1)

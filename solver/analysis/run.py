@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from .jobs import Jobs, solve_job
-from .store import Row, Store
+from .store import Row, Store, rules_text
 
 BATCH = 2000  # jobs checked against the store at once
 IN_FLIGHT = 4  # chunks of jobs per worker handed out ahead (process pool and Dask)
@@ -32,8 +32,11 @@ class JobError(Exception):
 @dataclass
 class BatchResult:
     total: int  # jobs asked for
-    skipped: int  # already in the store
-    solved: int  # solved and stored by this run
+    skipped: int  # already in the store before the run
+    solved: int  # solved and stored by this run (real inserts or replacements)
+    stored_meanwhile: int = 0  # solved, but meanwhile stored by another writer (or the same game twice)
+    repeats: int = 0  # inputs dropped before the run as the same game as an earlier one
+    unchanged: int = 0  # re-solved (redo) without a tighter result: the stored row stays
 
 
 def _solve_safe(args) -> tuple[str, Row | str]:
@@ -41,15 +44,18 @@ def _solve_safe(args) -> tuple[str, Row | str]:
     try:
         return "ok", solve_job(job, timeout)
     except ValueError as e:  # our MalformedError / IllegalActionError
-        return "error", f"{job['key']}: {e}"
+        return "error", f"{job['name']}: {e}"
 
 
 def _solve_chunk(chunk: list[dict], timeout: float | None) -> list[tuple[str, Row | str]]:
     return [_solve_safe((job, timeout)) for job in chunk]
 
 
-def _ignore_sigint():
+def _init_worker():
+    """A pool worker ignores Ctrl-C (the parent stops the pool) and dies quietly on
+    SIGTERM (the parent's handler, inherited through fork, is not for it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def default_workers() -> int:
@@ -67,12 +73,14 @@ def _batched(items: Iterable, size: int) -> Iterator[list]:
 
 def count_skipped(jobs: Jobs, store: Store, *, redo_open: bool = False, redo_undecided: bool = False) -> int:
     """How many of ``jobs`` a run skips (stored, and not to be redone), without making a
-    range's jobs: the stored keys under a range's prefix followed by a digit are one index
-    range scan, each checked arithmetically (the keys are unique across ``jobs``)."""
+    range's jobs: the stored seeds under a range's prefix followed by a digit (of games
+    dealt for its player count and rules) are one index range scan, each checked
+    arithmetically; the listed jobs are looked up by key."""
     flags = {"redo_open": redo_open, "redo_undecided": redo_undecided}
     n = 0
     for r in jobs.ranges():
-        n += sum(r.number(k) is not None for k in store.skipped_between(r.prefix + "0", r.prefix + ":", **flags))
+        seeds = store.skipped_between(r.prefix + "0", r.prefix + ":", r.players, rules_text(r.options), **flags)
+        n += sum(r.number(k) is not None for k in seeds)
     listed = [j["key"] for j in jobs.listed()]
     if listed:
         done = store.done_keys(listed)
@@ -82,16 +90,33 @@ def count_skipped(jobs: Jobs, store: Store, *, redo_open: bool = False, redo_und
     return n
 
 
+def _skipped(batch: list[dict], store: Store, redo_open: bool, redo_undecided: bool) -> set[str]:
+    """The names of the jobs of ``batch`` a run skips: the listed ones by key, a range's
+    by seed (its games are dealt by the workers)."""
+    out: set[str] = set()
+    keyed = {j["key"]: j["name"] for j in batch if j["key"] is not None}
+    if keyed:
+        done = store.done_keys(keyed)
+        if done and (redo_open or redo_undecided):
+            done -= store.open_keys(done, undecided=not redo_open)
+        out.update(keyed[k] for k in done)
+    by_game: dict[tuple, list[str]] = {}
+    for j in batch:
+        if j["key"] is None:
+            by_game.setdefault((j["players"], rules_text(j["options"])), []).append(j["seed"])
+    for (players, rules), seeds in by_game.items():
+        out.update(store.skipped_seeds(seeds, players, rules, redo_open=redo_open, redo_undecided=redo_undecided))
+    return out
+
+
 def pending_jobs(jobs: Iterable[dict], store: Store, *, redo_open: bool = False,
                  redo_undecided: bool = False) -> Iterator[dict]:
     """The jobs not yet stored (or stored but to be redone), in order, checking the store
-    :data:`BATCH` keys at a time."""
+    :data:`BATCH` jobs at a time."""
     for batch in _batched(jobs, BATCH):
-        done = store.done_keys([j["key"] for j in batch])
-        if done and (redo_open or redo_undecided):
-            done -= store.open_keys(done, undecided=not redo_open)
+        done = _skipped(batch, store, redo_open, redo_undecided)
         for j in batch:
-            if j["key"] not in done:
+            if j["name"] not in done:
                 yield j
 
 
@@ -124,31 +149,52 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
         results = (_solve_safe((j, timeout)) for j in pending)
     else:
         results = _pool_results(pending, n, timeout, workers)
-    solved = 0
-    for status, value in results:
-        if status != "ok":
-            raise JobError(value)
-        if redo:
-            store.improve(value)
-        else:
-            store.add(value)
-        solved += 1
-        if progress:
-            progress(value)
-    return BatchResult(len(jobs), skipped, solved)
+    solved = meanwhile = unchanged = 0
+    try:
+        for status, value in results:
+            if status != "ok":
+                raise JobError(value)
+            stored = store.improve(value) if redo else store.add(value)
+            # counted as solved only when this run's row is the one now stored
+            if stored:
+                solved += 1
+            elif redo:
+                unchanged += 1
+            else:
+                meanwhile += 1
+            if progress:
+                progress(value)
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stop the workers now (a store error, an interrupt), not at garbage collection
+    return BatchResult(len(jobs), skipped, solved, meanwhile, jobs.repeats, unchanged)
+
+
+def _pool_context():
+    """Workers come from a fork server (a clean process that has imported the solver), not
+    from forks of this one: a fork copies whatever locks this process's threads hold (the
+    SAT timer's, OR-Tools' thread pool, a test runner's), and a worker that needs one then
+    waits forever. Where there is no fork server (not POSIX), the platform's default."""
+    import multiprocessing as mp
+
+    if "forkserver" not in mp.get_all_start_methods():  # pragma: no cover - not POSIX
+        return mp.get_context()
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["solver.analysis.jobs", "solver.portfolio"])
+    return ctx
 
 
 def _pool_results(pending: Iterator[dict], n: int, timeout, workers: int) -> Iterator:
     """Results from a process pool, chunks of jobs handed out as others come back (at
     most ``IN_FLIGHT`` per worker), so the jobs are read from ``pending`` (and the store)
     in this thread, as they are needed."""
-    import multiprocessing as mp
     import queue
 
-    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    ctx = _pool_context()
     chunks = _batched(pending, max(1, min(8, n // (workers * 50) or 1)))
     back: queue.SimpleQueue = queue.SimpleQueue()
-    pool = ctx.Pool(workers, initializer=_ignore_sigint)
+    pool = ctx.Pool(workers, initializer=_init_worker)
     try:
         in_flight = 0
         for chunk in islice(chunks, workers * IN_FLIGHT):

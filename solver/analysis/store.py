@@ -1,29 +1,51 @@
-"""The result store: one SQLite file (WAL), one row per analysed deck.
+"""The result store: one SQLite file (WAL), one row per solved game.
+
+A row is keyed on **what was solved**: :func:`game_digest` of the canonical game (player
+count, starting player, rule options with the variant, the deck, the position's actions).
+The human-readable name of the input (a seed, ``FILE:ID``, a game file's path) is a column
+beside it, so two different inputs with the same name are both stored and one game given
+twice (under any names) is stored once.
 
 Every finished result is committed on its own, so a run killed at any moment (SIGKILL
-included) keeps everything that finished; the primary key (the job key: a seed string,
-``file:id`` or a game file name) makes a rerun skip what is done and makes duplicates
-impossible. Reading never needs the writer to be alive.
+included) keeps everything that finished. Reading never needs the writer to be alive.
+Every SQLite fault (a full disk, a lock held past the busy timeout, a corrupt file) is a
+one-line :class:`~solver.errors.StoreError`; committed rows are never touched.
+
+Schema history: version 1 keyed rows on the input's name alone (a seed, or a file's base
+name and row id), so a second input with the same name was never solved. Opening a
+version-1 store for writing migrates it in one transaction (each row keyed on its game,
+its old key kept as its name); opening it read-only converts it in memory, leaving the
+file as it is.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import sqlite3
+import urllib.parse
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..game import MalformedError
+from ..errors import StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+BUSY_TIMEOUT = 30.0  # seconds a writer waits for another one's lock
+MAX_SECONDS = 1e7  # a stored solve time above this (115 days) is corrupt
 
 COLUMNS = (
     # name, SQL type, meaning
-    ("key", "TEXT PRIMARY KEY", "job key: the seed string, FILE:ID for deck files, the file name for games"),
-    ("seed", "TEXT", "the hanab.live seed, when the deck came from one"),
+    ("key", "TEXT PRIMARY KEY", "digest of the canonical game solved (players, start, rules, deck, position)"),
+    ("name", "TEXT", "the input's name: the seed, FILE:ID for deck files, the path of a game file"),
+    ("seed", "TEXT", "the hanab.live seed whose deal the deck is (checked), else empty"),
     ("players", "INTEGER", "player count"),
+    ("start", "INTEGER", "the starting player (seat 0 unless a game file says otherwise)"),
     ("variant", "TEXT", "variant name"),
     ("rules", "TEXT", "the rule options as hanab.live JSON options"),
     ("deck", "TEXT", "the deck in compact notation, top first"),
+    ("position", "TEXT", "the actions before the solved position (JSON list of hanab.live actions; [] = start)"),
     ("max_score", "INTEGER", "best score reached by the stored line"),
     ("upper_bound", "INTEGER", "proven upper bound"),
     ("perfect", "INTEGER", "the variant's perfect score"),
@@ -38,16 +60,36 @@ COLUMNS = (
     ("finished_at", "TEXT", "UTC time the row was written"),
 )
 FIELDS = tuple(c[0] for c in COLUMNS)
+V1_FIELDS = ("key", "seed", "players", "variant", "rules", "deck", "max_score", "upper_bound", "perfect", "exact",
+             "proof_kind", "proof_reason", "methods", "seconds", "nodes", "line", "timeout", "finished_at")
+_INT = {"players", "start", "max_score", "upper_bound", "perfect", "exact", "nodes"}
+_TEXT = {"key", "name", "variant", "rules", "deck", "position", "proof_kind", "proof_reason", "methods", "line"}
+
+
+def rules_text(options: dict) -> str:
+    """The stored form of hanab.live JSON options (sorted keys)."""
+    return json.dumps(options, sort_keys=True)
+
+
+def game_digest(players: int, start: int, rules: str, deck: str, position: str = "[]") -> str:
+    """The store key of a game: 128 bits of SHA-256 over its canonical parts (``rules``
+    from :func:`rules_text`, ``deck`` in compact notation, ``position`` a JSON list of
+    actions, compact)."""
+    text = "\x1f".join(("hanabi-solver game 1", str(players), str(start), rules, deck, position))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
 class Row:
     key: str
+    name: str
     seed: str | None
     players: int
+    start: int
     variant: str
     rules: str
     deck: str
+    position: str
     max_score: int
     upper_bound: int
     perfect: int
@@ -76,56 +118,197 @@ class Row:
 SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite 3 file
 
 
+def _cause(e: sqlite3.Error, timeout: float) -> str:
+    """The cause of an SQLite error in plain words."""
+    text = str(e)
+    low = text.lower()
+    if "full" in low:
+        return "the disk is full (the rows stored before are kept)"
+    if "locked" in low or "busy" in low:
+        return f"the store is locked by another process (waited {timeout:g} s); try again when it is done"
+    if "readonly" in low or "read-only" in low:
+        return "the store is read-only"
+    if "unable to open" in low:
+        return "cannot open the file"
+    if "malformed" in low or "not a database" in low or "corrupt" in low:
+        return f"the file is corrupt ({text})"
+    return text
+
+
 class Store:
-    """``Store(path)`` opens (creating if needed) a result database."""
+    """``Store(path)`` opens (creating if needed) a result database; ``create=False``
+    needs an existing store; ``readonly=True`` opens it read-only and never writes (a
+    store of an older schema is then converted in memory)."""
 
-    def __init__(self, path, *, create: bool = True):
+    def __init__(self, path, *, create: bool = True, readonly: bool = False, busy_timeout: float | None = None):
         self.path = str(path)
-        p = Path(self.path)
-        if not create and not p.exists():
-            raise MalformedError(f"{self.path}: no such store")
-        if p.exists() and p.is_dir():
-            raise MalformedError(f"{self.path}: is a folder, not a store")
-        # SQLite would take a short non-SQLite file for an empty database and overwrite it
-        if p.is_file() and p.stat().st_size > 0:
-            try:
-                with open(p, "rb") as fh:
-                    head = fh.read(len(SQLITE_MAGIC))
-            except OSError as e:
-                raise MalformedError(f"{self.path}: cannot read file: {e.strerror or e}") from None
-            if head != SQLITE_MAGIC:
-                raise MalformedError(f"{self.path}: not a readable result store (not an SQLite file)")
+        self.busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
+        self.readonly = readonly
+        self._check_path(create and not readonly)
         try:
-            self.db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self._init_schema(create)
-        except sqlite3.DatabaseError as e:
-            raise MalformedError(f"{self.path}: not a readable result store ({e})") from None
+            if readonly:
+                self.db = self._connect_readonly()
+            else:
+                self.db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: not a readable result store: {_cause(e, self.busy_timeout)}") from None
+        try:
+            with self._sql("open"):
+                self._init_schema(create and not readonly)
+        except BaseException:
+            self.db.close()
+            raise
 
-    def _init_schema(self, create: bool):
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "results" in tables:
-            row = self.db.execute("SELECT value FROM meta WHERE name='schema'").fetchone() if "meta" in tables else None
-            if row is None or int(row[0]) != SCHEMA_VERSION:
-                raise MalformedError(f"{self.path}: store schema {row[0] if row else 'unknown'}, "
-                                     f"this version reads {SCHEMA_VERSION}")
-            have = [r[1] for r in self.db.execute("PRAGMA table_info(results)")]
-            if tuple(have) != FIELDS:
-                raise MalformedError(f"{self.path}: results table has columns {have}, expected {list(FIELDS)}")
+    def _check_path(self, create: bool) -> None:
+        if not self.path:
+            raise StoreError("the store's path is empty: name a file, e.g. --db results.sqlite")
+        p = Path(self.path)
+        if p.is_dir():
+            raise StoreError(f"{self.path}: is a folder, not a store")
+        if not p.exists():
+            if not create:
+                raise StoreError(f"{self.path}: no such store")
+            parent = p.parent if str(p.parent) else Path(".")
+            if not parent.is_dir():
+                raise StoreError(f"{self.path}: cannot create the store: folder {str(parent)!r} does not exist")
             return
-        if tables - {"meta"}:
-            raise MalformedError(f"{self.path}: an SQLite file, but not a result store "
+        # SQLite would take a short non-SQLite file for an empty database and overwrite it
+        try:
+            with open(p, "rb") as fh:
+                head = fh.read(len(SQLITE_MAGIC))
+        except OSError as e:
+            raise StoreError(f"{self.path}: cannot read file: {e.strerror or e}") from None
+        if head and head != SQLITE_MAGIC:
+            raise StoreError(f"{self.path}: not a readable result store (not an SQLite file)")
+        if not head and not create:
+            raise StoreError(f"{self.path}: empty file, not a result store")
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None)
+            db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
+            return db
+        except sqlite3.OperationalError:
+            # a WAL store on a read-only medium: nobody can be writing it, read it as immutable
+            db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+            db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
+            return db
+
+    @contextmanager
+    def _sql(self, doing: str):
+        """SQLite errors as one-line :class:`StoreError`\\ s naming the file and the cause."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            if self.db.in_transaction:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise StoreError(f"{self.path}: cannot {doing} the store: {_cause(e, self.busy_timeout)}") from None
+
+    # --- the schema ------------------------------------------------------------------
+
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+    def _schema_version(self, tables: set[str]) -> int | None:
+        row = self.db.execute("SELECT value FROM meta WHERE name='schema'").fetchone() if "meta" in tables else None
+        if row is None:
+            return None
+        try:
+            return int(row[0])
+        except (TypeError, ValueError):
+            raise StoreError(f"{self.path}: corrupt store: meta.schema is {row[0]!r}, not a number") from None
+
+    def _init_schema(self, create: bool) -> None:
+        """Check the file is a store of a schema this version reads (before any PRAGMA or
+        write, so a foreign SQLite file is left exactly as it was); create it if it is
+        empty (race-free: under a write lock, re-checked inside); migrate an older one."""
+        tables = self._tables()
+        if "results" not in tables:
+            if tables - {"meta"}:
+                raise StoreError(f"{self.path}: an SQLite file, but not a result store "
                                  f"(tables: {', '.join(sorted(tables))})")
-        if not create:
-            raise MalformedError(f"{self.path}: empty database, not a result store")
+            if not create:
+                raise StoreError(f"{self.path}: empty database, not a result store")
+        version = self._schema_version(tables) if "results" in tables else None
+        if "results" in tables:
+            if version is None or version > SCHEMA_VERSION or version < 1:
+                raise StoreError(f"{self.path}: store schema {version if version is not None else 'unknown'}, "
+                                 f"this version reads 1..{SCHEMA_VERSION}")
+            want = V1_FIELDS if version == 1 else FIELDS
+            have = tuple(r[1] for r in self.db.execute("PRAGMA table_info(results)"))
+            if have != want:
+                raise StoreError(f"{self.path}: results table has columns {list(have)}, expected {list(want)}")
+        if self.readonly:
+            if version == 1:
+                self._convert_in_memory()
+            return
+        if version != SCHEMA_VERSION:
+            self.db.execute("BEGIN IMMEDIATE")  # the write lock: one creator or migrator at a time
+            tables = self._tables()
+            if "results" not in tables:
+                self._create()
+            elif self._schema_version(tables) == 1:
+                self._migrate_v1()
+            self.db.execute("COMMIT")
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+
+    def _create(self, db: sqlite3.Connection | None = None) -> None:
+        db = db or self.db
         cols = (", ".join(f"{n} {t}" for n, t, _ in COLUMNS[:-1])
                 + ", finished_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))")
-        self.db.execute("BEGIN")
-        self.db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
-        self.db.execute(f"CREATE TABLE results ({cols})")
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        self.db.execute("COMMIT")
+        db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
+        db.execute(f"CREATE TABLE results ({cols})")
+        db.execute("CREATE INDEX results_seed ON results (seed)")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def _v1_rows(self) -> Iterator[tuple]:
+        """The rows of a version-1 table in this version's columns, best first (exact, then
+        the tightest bounds), so that of two rows of one game the better is kept."""
+        from ..game import Rules, format_compact
+        from ..game.seeds import game_from_seed
+
+        q = (f"SELECT {', '.join(V1_FIELDS)} FROM results "
+             "ORDER BY exact DESC, upper_bound - max_score, key")
+        for r in self.db.execute(q).fetchall():
+            old = dict(zip(V1_FIELDS, r))
+            seed = old["seed"]
+            if seed is not None and seed != old["key"]:
+                # version 1 kept a file's "seed" field as it was: keep it only if it deals this deck
+                try:
+                    rules = Rules.from_json_options(json.loads(old["rules"]))
+                    g = game_from_seed(seed, players=old["players"], rules=rules)
+                    if format_compact(g.deck, g.variant) != old["deck"]:
+                        seed = None
+                except (ValueError, TypeError):
+                    seed = None
+            # version 1 solved every deck from the start with seat 0 first
+            key = game_digest(old["players"], 0, old["rules"], old["deck"])
+            yield (key, old["key"], seed, old["players"], 0, old["variant"], old["rules"], old["deck"], "[]",
+                   *(old[f] for f in FIELDS[9:]))
+
+    def _insert_sql(self, verb: str = "INSERT OR IGNORE") -> str:
+        return f"{verb} INTO results ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})"
+
+    def _migrate_v1(self) -> None:
+        """Version 1 → 2, inside the caller's transaction: every row keyed on its game."""
+        rows = list(self._v1_rows())
+        self.db.execute("ALTER TABLE results RENAME TO results_v1")
+        self._create()
+        self.db.executemany(self._insert_sql(), rows)
+        self.db.execute("DROP TABLE results_v1")
+
+    def _convert_in_memory(self) -> None:
+        rows = list(self._v1_rows())
+        mem = sqlite3.connect(":memory:", isolation_level=None)
+        self._create(mem)
+        mem.executemany(self._insert_sql(), rows)
+        self.db.close()
+        self.db = mem
 
     def close(self):
         self.db.close()
@@ -139,42 +322,49 @@ class Store:
     # --- writing -------------------------------------------------------------------
 
     def add(self, row: Row) -> bool:
-        """Commit one result; False if the key was already stored (the old row stays)."""
+        """Commit one result; False if its game was already stored (the old row stays)."""
         marks = ", ".join("?" * (len(FIELDS) - 1))
-        cur = self.db.execute(f"INSERT OR IGNORE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})",
-                              row.values())
+        with self._sql("write to"):
+            cur = self.db.execute(f"INSERT OR IGNORE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})",
+                                  row.values())
         return cur.rowcount == 1
 
     def improve(self, row: Row) -> bool:
         """Replace a stored row whose bounds ``row`` tightens (a better line, a lower bound,
         or both, and neither worse; or the same bounds now confirmed exact); False (the old
-        row stays) otherwise."""
-        old = self.db.execute("SELECT max_score, upper_bound, exact FROM results WHERE key=?", (row.key,)).fetchone()
-        if old is None:
-            return self.add(row)
-        if row.max_score < old[0] or row.upper_bound > old[1]:
-            return False
-        if (row.max_score, row.upper_bound) == tuple(old[:2]) and not (row.exact and not old[2]):
-            return False  # nothing gained (an equal result counts only if it is newly confirmed)
+        row stays) otherwise. Atomic: read and replace under one write lock."""
         marks = ", ".join("?" * (len(FIELDS) - 1))
-        self.db.execute(f"INSERT OR REPLACE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})", row.values())
-        return True
+        with self._sql("write to"):
+            self.db.execute("BEGIN IMMEDIATE")
+            old = self.db.execute("SELECT max_score, upper_bound, exact FROM results WHERE key=?",
+                                  (row.key,)).fetchone()
+            better = old is None or not (
+                row.max_score < old[0] or row.upper_bound > old[1]
+                # an equal result counts only if it is newly confirmed
+                or ((row.max_score, row.upper_bound) == tuple(old[:2]) and not (row.exact and not old[2])))
+            if better:
+                self.db.execute(f"INSERT OR REPLACE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})",
+                                row.values())
+            self.db.execute("COMMIT")
+        return better
 
     # --- reading -------------------------------------------------------------------
 
-    def done_keys(self, keys=None) -> set[str]:
+    def done_keys(self, keys: Iterable[str] | None = None) -> set[str]:
         """The stored keys (among ``keys`` if given, asked in chunks)."""
-        if keys is None:
-            return {r[0] for r in self.db.execute("SELECT key FROM results")}
-        return self._among("SELECT key FROM results WHERE", keys)
+        with self._sql("read"):
+            if keys is None:
+                return {r[0] for r in self.db.execute("SELECT key FROM results")}
+            return self._among("SELECT key FROM results WHERE", "key", keys)
 
-    def _among(self, query: str, keys) -> set[str]:
-        """``query`` (ending in WHERE) restricted to ``keys``, 500 at a time."""
-        keys = list(keys)
+    def _among(self, query: str, column: str, values: Iterable, params: tuple = ()) -> set[str]:
+        """``query`` (ending in WHERE or AND) restricted to ``column IN values``, 500 at a time."""
+        values = list(values)
         out: set[str] = set()
-        for i in range(0, len(keys), 500):
-            chunk = keys[i:i + 500]
-            out.update(r[0] for r in self.db.execute(f"{query} key IN ({', '.join('?' * len(chunk))})", chunk))
+        for i in range(0, len(values), 500):
+            chunk = values[i:i + 500]
+            out.update(r[0] for r in self.db.execute(f"{query} {column} IN ({', '.join('?' * len(chunk))})",
+                                                     (*params, *chunk)))
         return out
 
     @staticmethod
@@ -184,35 +374,92 @@ class Store:
             q += " AND max_score < perfect AND upper_bound >= perfect"
         return q
 
-    def open_keys(self, keys=None, undecided: bool = False) -> set[str]:
+    def open_keys(self, keys: Iterable[str] | None = None, undecided: bool = False) -> set[str]:
         """Stored keys whose maximum is not exact (among ``keys`` if given); with
         ``undecided``, only those where it is open whether the perfect score is reachable
         (no perfect line found, no bound below it proven)."""
         q = f"SELECT key FROM results WHERE {self._open_sql(undecided)}"
-        if keys is None:
-            return {r[0] for r in self.db.execute(q)}
-        return self._among(q + " AND", keys)
+        with self._sql("read"):
+            if keys is None:
+                return {r[0] for r in self.db.execute(q)}
+            return self._among(q + " AND", "key", keys)
 
-    def skipped_between(self, start: str, stop: str, *, redo_open: bool = False, redo_undecided: bool = False):
-        """The stored keys ``start <= key < stop`` (an index range scan, streamed) that a
-        run skips: all of them, or with ``redo_open`` / ``redo_undecided`` not the ones
-        :meth:`open_keys` gives (``undecided`` unless ``redo_open``)."""
-        q = "SELECT key FROM results WHERE key >= ? AND key < ?"
+    # The seed lookups: a row with a seed holds the deck that seed deals (jobs and the
+    # migration check it), so a seed with the player count and the rules names one game,
+    # and a seed range's stored rows are found without dealing a single seed.
+    _SEED_GAME = "players = ? AND rules = ? AND start = 0 AND position = '[]'"
+
+    def _skip_sql(self, redo_open: bool, redo_undecided: bool) -> str:
         if redo_open or redo_undecided:
-            q += f" AND NOT ({self._open_sql(not redo_open)})"
-        return (r[0] for r in self.db.execute(q, (start, stop)))
+            return f" AND NOT ({self._open_sql(not redo_open)})"
+        return ""
+
+    def skipped_seeds(self, seeds: Iterable[str], players: int, rules: str, *, redo_open: bool = False,
+                      redo_undecided: bool = False) -> set[str]:
+        """Among ``seeds`` (dealt for ``players`` under ``rules``), the stored ones a run
+        skips (all of them, or with ``redo_open`` / ``redo_undecided`` the decided ones)."""
+        q = f"SELECT seed FROM results WHERE {self._SEED_GAME}{self._skip_sql(redo_open, redo_undecided)} AND"
+        with self._sql("read"):
+            return self._among(q, "seed", seeds, (players, rules))
+
+    def skipped_between(self, start: str, stop: str, players: int, rules: str, *, redo_open: bool = False,
+                        redo_undecided: bool = False) -> Iterator[str]:
+        """The stored seeds ``start <= seed < stop`` (an index range scan, streamed) of
+        games dealt for ``players`` under ``rules`` that a run skips."""
+        q = (f"SELECT seed FROM results WHERE seed >= ? AND seed < ? AND {self._SEED_GAME}"
+             f"{self._skip_sql(redo_open, redo_undecided)}")
+        with self._sql("read"):
+            yield from (r[0] for r in self.db.execute(q, (start, stop, players, rules)))
 
     def __len__(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        with self._sql("read"):
+            return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+    def _checked(self, r: tuple) -> dict:
+        """A stored row as a dict, every value of its column's type and the bounds in
+        order (else a StoreError naming the row and the column)."""
+        d = dict(zip(FIELDS, r))
+        for f, v in d.items():
+            if not _valid(f, v):
+                raise StoreError(f"{self.path}: corrupt row {d.get('name')!r}: {f} is {v!r}")
+        if not 0 <= d["max_score"] <= d["upper_bound"]:
+            raise StoreError(f"{self.path}: corrupt row {d['name']!r}: max_score {d['max_score']} and "
+                             f"upper_bound {d['upper_bound']} are not in order")
+        return d
+
+    def _select(self, where: str, params) -> Iterator[dict]:
+        q = f"SELECT {', '.join(FIELDS)} FROM results {where} ORDER BY name, key"
+        with self._sql("read"):
+            for r in self.db.execute(q, params):
+                yield self._checked(r)
 
     def rows(self, where: str = "", params=()) -> list[Row]:
-        q = f"SELECT {', '.join(FIELDS[:-1])} FROM results {where} ORDER BY key"
-        return [Row(*r[:9], bool(r[9]), *r[10:]) for r in self.db.execute(q, params)]
+        out = []
+        for d in self._select(where, params):
+            d.pop("finished_at")
+            d["exact"] = bool(d["exact"])
+            out.append(Row(**d))
+        return out
 
     def dump(self) -> list[dict]:
-        """Every row as a dict, ``finished_at`` included, in key order."""
-        q = f"SELECT {', '.join(FIELDS)} FROM results ORDER BY key"
-        return [dict(zip(FIELDS, r)) for r in self.db.execute(q)]
+        """Every row as a dict, ``finished_at`` included, in name order."""
+        return list(self._select("", ()))
+
+
+def _valid(field: str, v: object) -> bool:
+    """Whether ``v`` is a sound value of the column ``field``."""
+    if field in ("seed", "finished_at"):
+        return v is None or isinstance(v, str)
+    if field in ("seconds", "timeout"):
+        if v is None:
+            return field == "timeout"
+        return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and (0 <= v <= MAX_SECONDS if field == "seconds" else v > 0))
+    if field == "exact":
+        return v in (0, 1) and isinstance(v, int)
+    if field in _INT:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    return isinstance(v, str)
 
 
 def line_json(actions) -> str:

@@ -2,8 +2,10 @@
 
 A game file: ``players`` (names), ``deck`` (``{suitIndex, rank}``, top first), ``actions``
 (``{type, target, value}``), ``options`` (``variant`` and rule options; ``startingPlayer``
-for old games). A file without actions is a deck. A file that is not JSON is read as a deck
-in compact notation (``r1 y3 b5 ...``).
+for old games). A file without actions is a deck; a deck object may give ``players`` as a
+player count and ``variant`` at the top level (the deck lines of ``hanabi analyse``), and a
+``.jsonl`` file holding one such line is read as that object. A file that is not JSON is
+read as a deck in compact notation (``r1 y3 b5 ...``).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any
 from .cards import END_VOTE, GAME_OVER, Action, Card, parse_compact
 from .errors import MalformedError
 from .state import Game, State
-from .variant import Rules
+from .variant import Rules, parse_variant
 
 StrPath = str | os.PathLike[str]  # a file name, as open() and Path() take it
 
@@ -58,23 +60,79 @@ def _card(obj: object, i: int, where: str) -> Card:
     return Card(vals[0], vals[1])
 
 
+_JSON_TYPES = {int: "a number", float: "a number", str: "a string", list: "a list",
+               dict: "an object", type(None): "null"}
+
+
+def json_type(obj: object) -> str:
+    """What kind of JSON value ``obj`` is, for messages: "a number", "a string", "null",
+    "true", ..."""
+    if isinstance(obj, bool):
+        return "true" if obj else "false"
+    return _JSON_TYPES.get(type(obj), type(obj).__name__)
+
+
+def check_text(value: str, where: str) -> str:
+    """``value`` if it is valid Unicode (encodable as UTF-8); a string holding a lone
+    surrogate (JSON ``"\\ud800"``) raises a one-line :class:`MalformedError` naming
+    ``where``: it could not be printed or stored."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedError(f"{where}: not valid Unicode (lone surrogate)") from None
+    return value
+
+
+def _options(obj: dict[str, Any], where: str) -> object:
+    """The object's ``options``, with a top-level ``variant`` (the deck-line format of
+    ``hanabi analyse``: ``{"players": 3, "variant": "No Variant", "deck": [...]}``) moved
+    into them."""
+    opts = obj.get("options")
+    if "variant" not in obj:
+        return opts
+    top = obj["variant"]
+    try:
+        variant = parse_variant(top)
+    except MalformedError as e:
+        raise MalformedError(f"{where}: variant: {e}") from None
+    if opts is None:
+        return {"variant": top}
+    if not isinstance(opts, dict):
+        return opts  # from_json_options names the fault
+    if "variant" not in opts:
+        return dict(opts, variant=top)
+    try:
+        same = variant == parse_variant(opts["variant"])
+    except MalformedError:
+        same = False  # from_json_options names the fault
+    if not same:
+        raise MalformedError(f"{where}: 'variant' {top!r} and options.variant {opts['variant']!r} disagree")
+    return opts
+
+
 def game_from_json(obj: object, source: str = "<input>", players: int | None = None) -> GameRecord:
-    """Parse a hanab.live game/deck object. ``players`` is used when the object has no
-    ``players`` list (a bare deck)."""
+    """Parse a hanab.live game/deck object. ``players`` is a list of names, or (a bare
+    deck) a player count; ``players`` (the argument) is used when the object has neither.
+    A top-level ``variant`` name stands for ``options.variant``."""
     where = source
     if not isinstance(obj, dict):
-        raise MalformedError(f"{where}: top level must be an object, got {type(obj).__name__}")
-    rules = Rules.from_json_options(obj.get("options"), f"{where}: options")
+        raise MalformedError(f"{where}: expected a JSON object (a game or a deck), got {json_type(obj)}")
+    opts_obj = _options(obj, where)
+    rules = Rules.from_json_options(opts_obj, f"{where}: options")
     variant = rules.variant
     names = obj.get("players")
     if names is None:
         if players is None:
-            raise MalformedError(f"{where}: no 'players' list and no player count given")
-        names = None
+            raise MalformedError(f"{where}: no 'players' (a list of names or a player count) and no player count "
+                                 f"given (--players)")
         n = players
+    elif isinstance(names, int) and not isinstance(names, bool):
+        n, names = names, None  # a bare deck with its player count
     else:
         if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
-            raise MalformedError(f"{where}: 'players' must be a list of names")
+            raise MalformedError(f"{where}: 'players' must be a list of names or a player count")
+        for i, name in enumerate(names):
+            check_text(name, f"{where}: players[{i}]")
         n = len(names)
     if "deck" not in obj:
         raise MalformedError(f"{where}: missing key 'deck'")
@@ -87,7 +145,7 @@ def game_from_json(obj: object, source: str = "<input>", players: int | None = N
             raise MalformedError(f"{where}: deck[{i}].suitIndex {c.suit} out of range for {variant.name!r}")
         if c.rank not in variant.suits[c.suit].ranks:
             raise MalformedError(f"{where}: deck[{i}].rank {c.rank} not in suit {variant.suits[c.suit].name}")
-    opts = obj.get("options") or {}
+    opts = opts_obj if isinstance(opts_obj, dict) else {}
     start = opts.get("startingPlayer", 0)
     if not isinstance(start, int) or isinstance(start, bool):
         raise MalformedError(f"{where}: options.startingPlayer must be an integer, got {start!r}")
@@ -109,6 +167,9 @@ def game_from_json(obj: object, source: str = "<input>", players: int | None = N
         else:
             actions.append(act)
     extra = {k: obj[k] for k in ("id", "seed") if k in obj}
+    for k, v in extra.items():
+        if isinstance(v, str):
+            check_text(v, f"{where}: {k}")  # printed and stored (hanabi analyse's keys)
     return GameRecord(game, actions, terminator, source, extra)
 
 
@@ -132,23 +193,62 @@ def load_text(text: str, source: str, *, players: int | None = None, rules: Rule
     """A game from file contents: JSON if it looks like JSON, compact notation otherwise."""
     stripped = text.lstrip()
     if stripped.startswith("{") or stripped.startswith("["):
-        obj = parse_json(text, source)
-        if rules is not None and isinstance(obj, dict) and "options" not in obj:
-            obj = dict(obj, options=rules.to_json_options())
-        return game_from_json(obj, source, players)
+        return _from_object(parse_json(text, source), source, players, rules)
     rules = rules or Rules.from_json_options({})
+    try:
+        deck = parse_compact(text, rules.variant)
+    except MalformedError as e:
+        raise MalformedError(f"{source}: {e}") from None
     if players is None:
         raise MalformedError(f"{source}: a deck in compact notation needs a player count (--players)")
     try:
-        deck = parse_compact(text, rules.variant)
         game = Game(rules, players, deck)
     except MalformedError as e:
         raise MalformedError(f"{source}: {e}") from None
     return GameRecord(game, [], None, source)
 
 
+def _from_object(obj: object, source: str, players: int | None, rules: Rules | None) -> GameRecord:
+    """A game from a parsed JSON value; ``rules`` (from the command line) stand in for a
+    deck object's missing options."""
+    if rules is not None and isinstance(obj, dict) and "options" not in obj:
+        opts = rules.to_json_options()
+        if "variant" in obj:  # the object's own variant name; the caller compares it with the rules'
+            opts.pop("variant", None)
+        obj = dict(obj, options=opts)
+    return game_from_json(obj, source, players)
+
+
 def load_file(path: StrPath, *, players: int | None = None, rules: Rules | None = None) -> GameRecord:
-    return load_text(read_text(path), str(path), players=players, rules=rules)
+    """A game from a file: hanab.live game or deck JSON, a JSON Lines file (``.jsonl``)
+    holding one such object, or a deck in compact notation."""
+    text = read_text(path)
+    if not text.strip():
+        raise MalformedError(f"{path}: empty file")
+    lines = _json_lines(path, text)
+    if lines is None:
+        if not text.lstrip().startswith(("{", "[")):
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                pass  # not JSON: compact notation
+            else:
+                # a number, a string, true/false or null: JSON, but no game
+                raise MalformedError(f"{path}: expected a JSON object (a game or a deck), got {json_type(obj)}")
+        return load_text(text, str(path), players=players, rules=rules)
+    if len(lines) > 1:
+        raise MalformedError(f"{path}: {len(lines)} JSON lines (decks or games): this command reads one game; "
+                             f"use 'hanabi analyse {path}' for a file of many")
+    n, obj = lines[0]
+    return _from_object(obj, f"{path}: line {n}", players, rules)
+
+
+def _json_lines(path: StrPath, text: str) -> list[tuple[int, Any]] | None:
+    """The objects of a JSON Lines file (``.jsonl``, as ``hanabi analyse`` reads them);
+    None for any other file."""
+    if Path(path).suffix.lower() != ".jsonl":
+        return None
+    return list(read_jsonl(path, text))
 
 
 def read_text(path: StrPath) -> str:

@@ -75,7 +75,8 @@ class Game:
             )
         if players * self.hand_size > len(self.deck):
             raise MalformedError(
-                f"bad player count {players}: {players} hands of {self.hand_size} need more than {len(self.deck)} cards"
+                f"bad player count {players}: need {players * self.hand_size} cards for {players} hands of "
+                f"{self.hand_size}, deck has {len(self.deck)}"
             )
         if names is None:
             names = DEFAULT_NAMES[:players]
@@ -171,8 +172,16 @@ class State:
 
     def max_reachable(self) -> int:
         """The sum over suits of the highest rank still reachable given the discard pile
-        (hanab.live's 'max score'), ignoring time: the sum of :meth:`reach`."""
+        (hanab.live's 'max score'), ignoring time: the sum of :meth:`reach`. A bound by the
+        cards alone: it does not look at whether the game is over (see
+        :meth:`still_reachable`)."""
         return sum(self.reach())
+
+    def still_reachable(self) -> int:
+        """The most the game can still end with, by the cards: the final score once the
+        game is over (nothing is reachable after the end), else :meth:`max_reachable`. This
+        is the "max reachable" the command line reports."""
+        return self.score if self.over else self.max_reachable()
 
     def is_playable(self, order: int) -> bool:
         """Card ``order`` would extend its suit's stack now."""

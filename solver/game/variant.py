@@ -252,6 +252,9 @@ class Rules:
     def __post_init__(self) -> None:
         if self.strikeout_score not in STRIKEOUT_SCORES:
             raise MalformedError(f"strikeout_score must be 'zero' or 'stacks', got {self.strikeout_score!r}")
+        if self.one_extra_card and self.one_less_card:
+            raise MalformedError("one_extra_card and one_less_card contradict each other (hand size +1 and -1): "
+                                 "give at most one")
 
     @property
     def clue_tokens(self) -> int:
@@ -300,6 +303,9 @@ class Rules:
                 if not isinstance(v, bool):
                     raise MalformedError(f"{where}.{key}: must be true or false, got {v!r}")
                 kwargs[attr] = v
+        if kwargs.get("one_extra_card") and kwargs.get("one_less_card"):
+            raise MalformedError(f"{where}: oneExtraCard and oneLessCard are both true: they contradict each other "
+                                 f"(hand size +1 and -1)")
         if "strikeoutScore" in opts:
             v = opts["strikeoutScore"]
             if v not in STRIKEOUT_SCORES:
