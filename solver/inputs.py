@@ -2,8 +2,11 @@
 and rule flags) into a :class:`GameRecord`."""
 from __future__ import annotations
 
+import functools
 import importlib.resources
 from dataclasses import replace
+
+import click
 
 from .game import Game, GameRecord, MalformedError, Rules, deck_from_seed, load_file, load_text, parse_variant
 
@@ -73,3 +76,40 @@ def _check_merge(source: str, file_rules: Rules, flags: dict) -> None:
         if getattr(file_rules, have) and flags.get(other):
             raise MalformedError(f"{source}: file's options.{key} and {flag} contradict each other "
                                  f"(hand size +1 and -1)")
+
+
+def input_options(f):
+    """FILE or --deck/--seed/--example, --players, --variant, and the rule flags."""
+
+    @click.argument("file", required=False, type=click.Path(dir_okay=False))
+    @click.option("--deck", help='Deck in compact notation, top first: "r1 y3 b5 ...".')
+    @click.option("--seed", help="A hanab.live seed, e.g. p3v0s1: the deck the server deals for it.")
+    @click.option("--example", is_flag=True, help="Use the built-in example deck (3 players).")
+    @click.option("--players", type=int, help="Player count (needed for a bare deck).")
+    @click.option("--variant", help='Variant name, e.g. "No Variant", "Rainbow (5 Suits)".')
+    @click.option("--empty-clues", is_flag=True, default=None, help="Allow clues that touch no card.")
+    @click.option("--deck-plays", is_flag=True, default=None, help="The last deck card may be played from the deck.")
+    @click.option("--strikeout-score", type=click.Choice(["zero", "stacks"]),
+                  help="Score after the last strike (default zero).")
+    @click.option("--reserve-token", is_flag=True, default=None, help="Advanced game's reserve 9th clue token.")
+    @click.option("--one-extra-card", is_flag=True, default=None, help="Hand size +1.")
+    @click.option("--one-less-card", is_flag=True, default=None, help="Hand size -1.")
+    @functools.wraps(f)
+    def wrapper(file, deck, seed, example, players, variant, empty_clues, deck_plays, strikeout_score,
+                reserve_token, one_extra_card, one_less_card, **kw):
+        if players is not None and not 2 <= players <= 6:
+            raise MalformedError(f"bad player count {players}: must be 2 to 6")
+        check_hand_flags(one_extra_card, one_less_card)
+        flags = dict(empty_clues=empty_clues, deck_plays=deck_plays, strikeout_score=strikeout_score,
+                     reserve_token=reserve_token, one_extra_card=one_extra_card, one_less_card=one_less_card)
+        rec = load_input(file, deck=deck, players=players, variant=variant, example=example, seed=seed,
+                         flags=flags)
+        return f(rec, **kw)
+
+    return wrapper
+
+
+def check_hand_flags(one_extra_card, one_less_card) -> None:
+    if one_extra_card and one_less_card:
+        raise MalformedError("--one-extra-card and --one-less-card contradict each other (hand size +1 and -1): "
+                             "give at most one")

@@ -463,7 +463,7 @@ def test_review_of_a_seed_with_a_line_is_the_review_of_the_game(tmp_path):
     ja, jb = json.loads(a.stdout), json.loads(b.stdout)
     assert [t["max_score"] for t in ja["turns"]] == [t["max_score"] for t in jb["turns"]]
     assert len(jb["turns"]) == len(rec.actions) + 1 and ja["final_score"] == jb["final_score"]
-    assert_clean_error(run_cli("review", game, "--actions", "[]"), "--actions is for --seed/--deck")
+    assert_clean_error(run_cli("review", game, "--actions", "[]"), "--actions is for an input without them")
     assert_clean_error(run_cli("review", "--seed", "p3v0s1", "--actions", '[{"type": 0, "target": 99}]'),
                        "action 0")
 

@@ -10,6 +10,7 @@ import time
 import click
 
 from ..game import MalformedError, Rules, parse_variant
+from ..inputs import input_options
 
 
 def _positive(name: str, value):
@@ -27,21 +28,16 @@ def _plot_path(path: str | None):
 
 
 @click.command()
-@click.argument("game_file", required=False, type=click.Path(dir_okay=False))
-@click.option("--seed", help="A hanab.live seed (e.g. p3v0s1) instead of a game file; with --actions.")
-@click.option("--deck", help='A deck in compact notation, top first, instead of a game file; with --actions.')
-@click.option("--players", type=int, help="Player count (needed for a bare deck).")
-@click.option("--variant", help="Variant name, for a seed or a deck.")
+@input_options
 @click.option("--actions", "actions_json",
-              help="The line to review, for --seed/--deck: a JSON list of hanab.live action objects "
-                   "(e.g. the actions of `hanabi solve --json`), or @FILE to read it from a file.")
+              help="The line to review, for an input without actions (--seed, --deck, a deck file): a JSON "
+                   "list of hanab.live action objects (e.g. `hanabi solve --json`'s), or @FILE to read it.")
 @click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds per position.")
 @click.option("--plot", "plot_path", help="Write the maximum-over-turns chart (PNG/SVG).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: every turn and every drop.")
-def review(game_file, seed, deck, players, variant, actions_json, timeout, plot_path, as_json):
+def review(rec, actions_json, timeout, plot_path, as_json):
     """The exact maximum still reachable after every turn of a game, and the actions that
-    lowered it: a game file, or a seed or deck with a line (--actions)."""
-    from ..inputs import load_input
+    lowered it: a game FILE, or a seed or deck with a line (--actions)."""
     from ..outputs import check_output_path
     from .progress import Progress
     from .review import format_text, plot
@@ -51,12 +47,10 @@ def review(game_file, seed, deck, players, variant, actions_json, timeout, plot_
     _plot_path(plot_path)
     if plot_path is not None:
         check_output_path(plot_path, "--plot")
-    if players is not None and not 2 <= players <= 6:
-        raise MalformedError(f"bad player count {players}: must be 2 to 6")
-    if actions_json is not None and game_file is not None:
-        raise MalformedError("--actions is for --seed/--deck: a game file carries its own actions")
-    rec = load_input(game_file, deck=deck, seed=seed, players=players, variant=variant)
     if actions_json is not None:
+        if rec.actions:
+            raise MalformedError(f"{rec.source}: has its own {len(rec.actions)} actions; --actions is for an "
+                                 f"input without them (--seed, --deck, a deck file)")
         rec.actions = _parse_actions(actions_json)
     rec.state_after()  # every action must be legal before any solving starts
     n = len(rec.actions) + 1
