@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from solver import MAX_TIMEOUT
 from solver.game import MalformedError, game_to_json
 
 from .analysis import ANSWER_KIND_OPTIONS, ANSWER_KINDS, CHECK_LIMITS, DIFFICULTIES, GENERATOR_LIMITS, Limits
@@ -31,9 +32,10 @@ def _has_seed_module() -> bool:
 
 
 def _seconds(ctx, param, value):
-    """A ``--timeout``: click's FloatRange lets ``nan`` through (it compares false)."""
-    if value is not None and math.isnan(value):
-        raise MalformedError(f"--timeout: expected a number of seconds, got {value}")
+    """A ``--timeout``: click's FloatRange lets ``nan`` through (it compares false), and
+    ``inf`` or a huge number would overflow the solvers' timers."""
+    if value is not None and not (math.isfinite(value) and value <= MAX_TIMEOUT):
+        raise MalformedError(f"--timeout: expected a finite number of seconds, at most {MAX_TIMEOUT:.0f}, got {value}")
     return value
 
 

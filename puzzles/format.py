@@ -431,8 +431,30 @@ def parse_puzzle(obj, source: str = "<puzzle>") -> Puzzle:
     ver = obj.get("version")
     if not isinstance(ver, int) or isinstance(ver, bool) or ver != VERSION:
         raise MalformedError(f"{source}: unsupported puzzle version {_show(ver)} (this version reads {VERSION})")
+    _check_unicode(obj, source)
     _check_shape(obj, _Shape(source))
     return Puzzle(obj, source)
+
+
+def _check_unicode(obj, source: str) -> None:
+    """Every string of the puzzle (keys and values, at any depth) is valid Unicode: a lone
+    surrogate (JSON ``"\ud800"``) could be neither printed nor written back."""
+    todo = [(obj, "")]
+    while todo:
+        v, path = todo.pop()
+        if isinstance(v, dict):
+            for k, x in v.items():
+                p = f"{path}.{k}" if path else str(k)
+                todo.append((k, p))
+                todo.append((x, p))
+        elif isinstance(v, list):
+            todo.extend((x, f"{path}[{i}]") for i, x in enumerate(v))
+        elif isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                where = path.encode("utf-8", "backslashreplace").decode("utf-8")
+                raise MalformedError(f"{source}: {where}: not valid Unicode (lone surrogate)") from None
 
 
 def load_puzzle(path) -> Puzzle:

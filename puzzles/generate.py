@@ -102,12 +102,17 @@ class DeckSource:
 
 
 def _read_deck_files(paths) -> list[dict]:
+    """The deck objects of the ``--decks`` files, each with its file's name (qualified by
+    the file's place among ``paths`` when two files share a name, e.g. ``k1/decks.jsonl``
+    and ``k2/decks.jsonl``, so that their puzzles' ids and file names differ)."""
     rows = []
-    for path in paths:
+    stems = [Path(p).stem for p in paths]
+    for k, path in enumerate(paths):
+        name = Path(path).name if stems.count(stems[k]) == 1 else f"{Path(path).stem}{k + 1}{Path(path).suffix}"
         for n, obj in read_jsonl(path):
             if not isinstance(obj, dict):
                 raise MalformedError(f"{path}: line {n}: must be an object")
-            rows.append({"obj": obj, "file": Path(path).name, "line": n})
+            rows.append({"obj": obj, "file": name, "line": n})
     if not rows:
         raise MalformedError(f"no decks in {', '.join(map(str, paths))}")
     return rows

@@ -32,6 +32,7 @@ from .errors import (
     MalformedError,
     MethodsDisagreeError,
     SolverError,
+    StoreError,
     UnknownOptionError,
 )
 from .game import (
@@ -57,7 +58,7 @@ from .game import (
     parse_variant,
     replay,
 )
-from .portfolio import ENGINES, Proof, Solution, find_line, solve
+from .portfolio import ENGINES, MAX_TIMEOUT, Proof, Solution, find_line, solve
 from .strategy import greedy_action, greedy_line
 
 __version__ = "0.1.0"
@@ -70,12 +71,12 @@ __all__ = [
     "load_file", "load_text", "game_from_json", "game_from_seed", "deck_from_seed", "parse_variant",
     "parse_compact", "format_compact", "game_to_json",
     # solving
-    "solve", "Solution", "Proof", "ENGINES", "find_line", "greedy_action", "greedy_line",
+    "solve", "Solution", "Proof", "ENGINES", "MAX_TIMEOUT", "find_line", "greedy_action", "greedy_line",
     # the solution graph (solver.graph, imported on first use: networkx is slow to import)
     "solution_graph", "write_graph",
     # errors
     "MalformedError", "IllegalActionError", "UnknownOptionError", "GraphBudgetError", "GraphTooLargeError",
-    "GraphUndecidedError", "SolverError", "MethodsDisagreeError", "EncodingError",
+    "GraphUndecidedError", "StoreError", "SolverError", "MethodsDisagreeError", "EncodingError",
 ]
 
 _LAZY = {"solution_graph": "solution_graph", "write_graph": "write_graph"}

@@ -119,9 +119,9 @@ def show(rec, turn, as_json):
     click.echo(describe_position(st))
 
 
-# the longest --timeout: ~115 days (the solvers' timers refuse waits beyond the platform's
+# the longest --timeout (~115 days: the solvers' timers refuse waits beyond the platform's
 # limit, threading.TIMEOUT_MAX, and inf)
-MAX_TIMEOUT = 1e7
+from .portfolio import MAX_TIMEOUT  # noqa: E402
 
 
 @cli.command()

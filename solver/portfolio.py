@@ -132,6 +132,9 @@ METHOD_NAMES = {
 ENGINES = ("portfolio", "search", "sat", "cpsat")
 
 
+MAX_TIMEOUT = 1e7  # seconds (~115 days): longer waits overflow the platform's timers (threading.TIMEOUT_MAX)
+
+
 def solve(source, *, timeout: float | None = None, node_limit: int | None = None,
           confirm: bool = True, engine: str = "portfolio") -> Solution:
     """The maximum score reachable from ``source`` (a :class:`State` or a :class:`Game`,
@@ -166,6 +169,8 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     for name, value in (("timeout", timeout), ("node_limit", node_limit)):
         if value is not None and not value >= 0:  # also rejects nan
             raise MalformedError(f"solve: {name} must be 0 or more, got {value!r}")
+    if timeout is not None and timeout > MAX_TIMEOUT:  # inf too: the timers cannot wait that long
+        raise MalformedError(f"solve: timeout must be at most {MAX_TIMEOUT:.0f} s (None for no limit), got {timeout!r}")
     t0 = time.monotonic()
     deadline = t0 + timeout if timeout is not None else None
     if state.over:

@@ -42,6 +42,9 @@ def test_solve_rejects_what_is_not_a_position():
         solver.solve("p3v0s1")
     with pytest.raises(solver.MalformedError, match="timeout must be 0 or more"):
         solver.solve(solver.game_from_seed("p3v0s1"), timeout=-1)
+    for too_long in (float("inf"), 1e30, solver.MAX_TIMEOUT * 2):  # the SAT timer overflowed (found by fuzzing)
+        with pytest.raises(solver.MalformedError, match="timeout must be at most"):
+            solver.solve(solver.game_from_seed("p3v0s1"), timeout=too_long)
 
 
 # ---- one error vocabulary -------------------------------------------------------------

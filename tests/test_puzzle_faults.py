@@ -398,7 +398,7 @@ def test_timeout_nan_is_named(tmp_path):
     """click's FloatRange lets nan through; it used to fail later as 'solve: timeout ...'."""
     for args in (["check", EXAMPLE], ["generate", "--count", "1", "--out", tmp_path / "o"]):
         assert_clean_error(run_cli("puzzle", *args, "--timeout", "nan"),
-                           "--timeout: expected a number of seconds, got nan")
+                           "--timeout: expected a finite number of seconds, at most 10000000, got nan")
 
 
 def test_answer_with_a_huge_card_order_is_one_line():
@@ -408,3 +408,32 @@ def test_answer_with_a_huge_card_order_is_one_line():
     assert len(err) < 200
     res = run_cli("puzzle", "check", EXAMPLE, "--answer", "p#999999")  # a number, but no such card: wrong
     assert res.exit_code == 1 and "no such card" in res.stdout
+
+
+@pytest.mark.parametrize("path, value", [
+    ("id", "p2-t59-s2027-d270\ud800"),
+    ("question.text", "Alice\ud800 to move"),
+])
+def test_a_lone_surrogate_anywhere_in_a_puzzle_is_one_line(tmp_path, path, value):
+    """Found by tests/test_fuzz.py: a surrogate let through by the shape checks crashed the
+    printing of the verdict (UnicodeEncodeError)."""
+    d = edited(_set(path, value))
+    p = write(tmp_path, d)
+    for args in (["check", p], ["check", p, "--json"], ["render", p, "--out", tmp_path / "x.svg"]):
+        assert_clean_error(run_cli("puzzle", *args), path, "lone surrogate")
+
+
+def test_a_lone_surrogate_in_a_key_or_deep_inside(tmp_path):
+    d = data()
+    d["metadata"]["decisions"][0]["player"] = "Bob\ud800"
+    assert_clean_error(run_cli("puzzle", "check", write(tmp_path, d)), "metadata.decisions[0].player")
+    d = data()
+    d["rules"]["options"]["\udc80"] = True
+    assert_clean_error(run_cli("puzzle", "check", write(tmp_path, d, "k.json")), "lone surrogate")
+
+
+@pytest.mark.parametrize("value", ["inf", "1e30", "nan"])
+def test_puzzle_timeouts_are_finite(tmp_path, value):
+    assert_clean_error(run_cli("puzzle", "check", EXAMPLE, "--timeout", value), "--timeout")
+    assert_clean_error(run_cli("puzzle", "generate", "--count", "1", "--out", tmp_path / "o", "--timeout", value),
+                       "--timeout")

@@ -478,3 +478,16 @@ def test_render_and_export(pdir, tmp_path):
     assert end.over and end.score == p.target
     res = run_cli("show", out)  # the exported file is an ordinary game file
     assert res.exit_code == 0
+
+
+def test_deck_files_of_one_name_in_two_folders_give_distinct_puzzle_ids(tmp_path):
+    """k1/decks.jsonl and k2/decks.jsonl: their puzzles must not overwrite each other."""
+    from puzzles.generate import _read_deck_files
+
+    lines = NV_SAMPLE.read_text().splitlines()
+    for k in ("k1", "k2"):
+        (tmp_path / k).mkdir()
+        (tmp_path / k / "decks.jsonl").write_text("\n".join(lines[:2]) + "\n")
+    rows = _read_deck_files([str(tmp_path / "k1" / "decks.jsonl"), str(tmp_path / "k2" / "decks.jsonl")])
+    assert {r["file"] for r in rows} == {"decks1.jsonl", "decks2.jsonl"}
+    assert {r["file"] for r in _read_deck_files([str(NV_SAMPLE)])} == {NV_SAMPLE.name}
