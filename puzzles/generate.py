@@ -475,7 +475,12 @@ def generate(cfg: Config, on_puzzle=None, rows: list[dict] | None = None,
             if take(puzzle_from_deck(i, cfg, rows)):
                 break
         return out, stats
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    # workers from a fork server, not forks of this process: a fork copies the locks this
+    # process's threads hold (the SAT timer's, OR-Tools' pool), and a worker needing one hangs
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        ctx.set_forkserver_preload(["puzzles.generate"])
     with ctx.Pool(cfg.jobs, initializer=_init, initargs=(cfg, rows)) as pool:
         for result in pool.imap(puzzle_from_deck, range(max_decks), chunksize=1):
             if take(result):

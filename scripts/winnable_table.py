@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.analysis.report import wilson  # noqa: E402
-from solver.analysis.store import Store  # noqa: E402
+from solver.analysis.store import Store, rules_text  # noqa: E402
+from solver.game import game_from_seed  # noqa: E402
 
 GROUPS = [(0, p) for p in (2, 3, 4, 5, 6)] + [(1, p) for p in (2, 3, 4)] + [(2, p) for p in (2, 3, 4)]
 
@@ -55,7 +56,10 @@ def main(argv=None):
               "| share winnable | 95% interval | mean time |")
         print("|---|---|---|---|---|---|---|---|---|")
         for vid, p in GROUPS:
-            rows = [r for r in st.rows("WHERE seed LIKE ?", (f"p{p}v{vid}s%",))
+            # the seeds as dealt for their own player count under the default rules (a store may
+            # also hold a seed dealt for other players or with other rule options: other games)
+            rules = rules_text(game_from_seed(f"p{p}v{vid}s1").rules.to_json_options())
+            rows = [r for r in st.rows("WHERE seed LIKE ? AND players = ? AND rules = ?", (f"p{p}v{vid}s%", p, rules))
                     if r.seed[len(f"p{p}v{vid}s"):].isdigit()
                     and 1 <= int(r.seed[len(f"p{p}v{vid}s"):]) <= a.seeds]
             if not rows:
