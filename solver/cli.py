@@ -150,9 +150,13 @@ def solve(rec, timeout, as_json, replay_out, engine):
         full = list(rec.actions) + list(sol.actions)
         data = json.dumps(game_to_json(rec.game, full, replay_extra(rec.extra)), indent=1)
         write_output(replay_out, data + "\n", "--replay-out")
+    from .game.links import link_or_none
+
+    link = link_or_none(rec.game, list(rec.actions) + list(sol.actions), start.turn)
     if as_json:
         out = sol.to_json()
         out["from_turn"] = start.turn
+        out["link"] = link  # opens the game and the line on hanab.live at from_turn (null: the site cannot)
         click.echo(json.dumps(out))
         return
     g = rec.game
@@ -163,6 +167,8 @@ def solve(rec, timeout, as_json, replay_out, engine):
         click.echo(f"Search: {sol.stats['nodes']} nodes, {sol.stats['time']:.3f} s")
     else:  # an encoding alone (--engine sat/cpsat): no search nodes
         click.echo(f"Search: the {engine} encoding, {sol.stats.get('time', 0.0):.3f} s")
+    if link:
+        click.echo(f"On hanab.live: {link}")
     click.echo("Optimal line:" if sol.exact else "Best line found:")
     st = start.copy()
     for a in sol.actions:

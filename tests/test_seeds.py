@@ -246,7 +246,7 @@ def test_legacy_prefix_drops_nine_bytes():
     ("p1v0s1", {}, ["'p1v0s1'", "bad player count 1"]),
     ("p7v0s1", {}, ["'p7v0s1'", "bad player count 7"]),
     ("p99999999999v0s1", {}, ["bad player count"]),
-    ("p3v99s1", {}, ["'p3v99s1'", "unknown hanab.live variant id 99"]),
+    ("p3v9999s1", {}, ["'p3v9999s1'", "unknown hanab.live variant id 9999"]),
     ("p3v" + "9" * 5000 + "s1", {}, ["unknown hanab.live variant id"]),
     ("p3v0s1", {"players": 4}, ["'p3v0s1'", "3 players, not 4"]),
     ("p3v0s1", {"variant": "6 Suits"}, ["'p3v0s1'", "'No Variant'", "'6 Suits'"]),
@@ -390,7 +390,7 @@ def test_cli_seed_replay_out_keeps_the_seed(tmp_path):
 
 @pytest.mark.parametrize("args,needles", [
     (["deal", ""], ["seed ''", "empty"]),
-    (["deal", "p3v99s1"], ["'p3v99s1'", "unknown hanab.live variant id 99"]),
+    (["deal", "p3v9999s1"], ["'p3v9999s1'", "unknown hanab.live variant id 9999"]),
     (["deal", "p9v0s1"], ["bad player count 9"]),
     (["deal", "abc"], ["'abc'", "give the player count and the variant"]),
     (["deal", "p3v0s1", "--players", "4"], ["3 players, not 4"]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..game import Action, GameRecord, State
+from ..game.links import link_or_none
 from ..portfolio import solve
 from ..render import describe_turn
 
@@ -36,6 +37,7 @@ class Drop:
     after: int
     better: str
     certain: bool  # proven: the upper bound after is below the line before
+    link: str | None = None  # hanab.live: the game up to this turn, then the best line (None: the site cannot)
 
 
 @dataclass
@@ -85,9 +87,10 @@ def review(rec: GameRecord, timeout: float | None = None, progress=None) -> Revi
         if after.max_score < before.max_score:
             g = rec.game
             better = before.best_line[0].describe(g) if before.best_line else "-"
+            link = link_or_none(g, list(rec.actions[:i - 1]) + list(before.best_line), i - 1)
             drops.append(Drop(i - 1, g.player_name(states[i - 1].current), descriptions[i - 1].split(": ", 1)[1],
                               before.max_score, after.max_score, better,
-                              certain=after.upper_bound < before.max_score))
+                              certain=after.upper_bound < before.max_score, link=link))
     return Review(points, drops, descriptions, st.score, rec.game.perfect_score)
 
 
@@ -104,6 +107,8 @@ def format_text(rv: Review, rec: GameRecord) -> str:
         if t in drops:
             d = drops[t]
             mark = f"  <- drop {d.before}->{d.after}; {d.better} keeps {d.before}"
+            if d.link:
+                mark += f"; the best line: {d.link}"
         lines.append(f"{t:>4}  {rv.descriptions[t]:<44} {p.score:>5}  {_fmt(p):>7}{mark}")
     lines.append("")
     if rv.drops:

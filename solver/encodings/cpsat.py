@@ -417,7 +417,7 @@ class _Encoding:
         #    round every hand is full. In the final round each player acts once, so only a
         #    player holding one card as it began can run out: emptied[e, q] says q has used
         #    that card at a final-round event before e. ----------------------------------------
-        if not self.rules.empty_clues and self.clue:
+        if not self.game.free_clues and self.clue:
             ones = [q for q in range(n) if self.final_size[q] == 1]
             for q in ones:
                 prev = False

@@ -117,7 +117,7 @@ class _Data:
         self.strikes0 = state.strikes
         self.L = g.strike_limit
         self.turns_left0 = state.turns_left
-        self.empty_clues = g.rules.empty_clues
+        self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
         self.deck_plays = g.rules.deck_plays and self.D >= 1
         self.strikeout_keeps_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score

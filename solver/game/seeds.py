@@ -36,7 +36,7 @@ from ._rngcooked import RNG_COOKED, RNG_LEN
 from .cards import Card
 from .errors import MalformedError
 from .state import Game
-from .variant import BY_HANABLIVE_ID, Rules, Variant, parse_variant
+from .variant import Rules, Variant, parse_variant, variant_by_id
 
 MASK64 = (1 << 64) - 1
 
@@ -325,10 +325,10 @@ def parse_seed(seed: str) -> tuple[int | None, Variant | None]:
             f"seed {_q(seed)}: bad player count {_q(ptxt)[1:-1]}: must be {MIN_PLAYERS} to {MAX_PLAYERS}"
         )
     vid = int(vtxt) if len(vtxt) <= 9 else -1
-    variant = BY_HANABLIVE_ID.get(vid)
-    if variant is None:
-        known = ", ".join(f"{i} ({v.name})" for i, v in sorted(BY_HANABLIVE_ID.items()))
-        raise MalformedError(f"seed {_q(seed)}: unknown hanab.live variant id {_q(vtxt)[1:-1]} (known: {known})")
+    try:
+        variant = variant_by_id(vid)
+    except MalformedError as e:
+        raise MalformedError(f"seed {_q(seed)}: {e}") from None
     return players, variant
 
 

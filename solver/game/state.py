@@ -90,9 +90,22 @@ class Game:
         # per-card tables (cheap ints for hot loops)
         self.suit_of = tuple(c.suit for c in self.deck)
         self.rank_of = tuple(c.rank for c in self.deck)
+        # per card: the clue colors (bit i: clue_colors[i]) and rank clues (bit r: rank r)
+        # that touch it, by the variant's touch rules
+        touch = v.touches
         self.color_mask = tuple(
-            sum(1 << col for col in v.suits[c.suit].touched_by) for c in self.deck
+            sum(1 << col for col in range(len(v.clue_colors)) if touch(c.suit, c.rank, COLOR_CLUE, col))
+            for c in self.deck
         )
+        self.rank_mask = tuple(
+            sum(1 << r for r in v.clue_ranks if touch(c.suit, c.rank, RANK_CLUE, r)) for c in self.deck
+        )
+        # a stall needs no touched card: empty clues allowed, or a clue kind that may touch nothing
+        self.free_clues = rules.empty_clues or v.clue_always_legal(COLOR_CLUE) or v.clue_always_legal(RANK_CLUE)
+        if not self.free_clues and not all(cm or rm for cm, rm in zip(self.color_mask, self.rank_mask)):
+            # the search and the encodings take "another player holds a card" for "a stall is legal"
+            dead = next(c for c, cm, rm in zip(self.deck, self.color_mask, self.rank_mask) if not (cm or rm))
+            raise MalformedError(f"variant {v.name!r}: card {dead.to_str(v)} is touched by no clue: not supported yet")
         self.max_rank = tuple(s.max_rank for s in v.suits)
         self.max_clues = rules.clue_tokens
         self.strike_limit = v.strikes
@@ -216,17 +229,19 @@ class State:
             return
         g = self.game
         me, n = self.current, g.num_players
-        empty_ok = g.rules.empty_clues
-        ncolors = len(g.variant.clue_colors)
+        v = g.variant
+        empty_color = g.rules.empty_clues or v.clue_always_legal(COLOR_CLUE)
+        empty_rank = g.rules.empty_clues or v.clue_always_legal(RANK_CLUE)
+        ncolors = len(v.clue_colors)
         for off in range(1, n):
             t = (me + off) % n
             for c in range(ncolors):
                 tc = self.touched(t, COLOR_CLUE, c)
-                if tc or empty_ok:
+                if tc or empty_color:
                     yield Action(COLOR_CLUE, t, c, tc)
-            for r in g.variant.clue_ranks:
+            for r in v.clue_ranks:
                 tc = self.touched(t, RANK_CLUE, r)
-                if tc or empty_ok:
+                if tc or empty_rank:
                     yield Action(RANK_CLUE, t, r, tc)
 
     @property
@@ -245,7 +260,8 @@ class State:
         if kind == COLOR_CLUE:
             bit = 1 << value
             return tuple(o for o in self.hands[target] if g.color_mask[o] & bit)
-        return tuple(o for o in self.hands[target] if g.rank_of[o] == value)
+        bit = 1 << value
+        return tuple(o for o in self.hands[target] if g.rank_mask[o] & bit)
 
     def move_class(self, action: Action) -> str:
         """The kind of move ``action`` (legal here) is, in compact notation: ``c`` for
@@ -323,7 +339,7 @@ class State:
             if k == RANK_CLUE and v not in g.variant.clue_ranks:
                 raise IllegalActionError(f"rank clue value {v}: not a clue rank of {g.variant.name!r}")
             tc = self.touched(t, k, v)
-            if not tc and not g.rules.empty_clues:
+            if not tc and not g.rules.empty_clues and not g.variant.clue_always_legal(k):
                 what = g.variant.clue_colors[v].lower() if k == COLOR_CLUE else str(v)
                 raise IllegalActionError(f"{kind} clue {what} to {g.player_name(t)} touches no card "
                                          f"(empty clues are off)")

@@ -55,9 +55,42 @@ class Suit:
         return max(self.ranks)
 
 
+_COLOR, _RANK = 2, 3  # hanab.live's clue action types (cards.COLOR_CLUE, cards.RANK_CLUE)
+_ODD_RANKS, _EVEN_RANKS = (1, 3, 5), (2, 4)  # what the two rank clues of Odds and Evens touch
+
+
+@dataclass(frozen=True)
+class TouchRules:
+    """hanab.live's clue-touch rules of a variant, as its server applies them
+    (``variantIsCardTouched`` in ``server/src/variants.go``): per suit whether every color
+    or rank clue touches it, none does, or it is a prism; the special rank and what
+    touches it; the variant-wide rank-clue rules. ``Suit.touched_by`` holds each suit's
+    own clue colors."""
+
+    all_colors: tuple[bool, ...]
+    no_colors: tuple[bool, ...]
+    all_ranks: tuple[bool, ...]
+    no_ranks: tuple[bool, ...]
+    prism: tuple[bool, ...]
+    special_rank: int = -1
+    special_all_colors: bool = False
+    special_no_colors: bool = False
+    special_all_ranks: bool = False
+    special_no_ranks: bool = False
+    special_deceptive: bool = False
+    color_touches_nothing: bool = False
+    rank_touches_nothing: bool = False
+    odds_and_evens: bool = False
+    funnels: bool = False
+    chimneys: bool = False
+    synesthesia: bool = False
+
+
 @dataclass(frozen=True)
 class Variant:
-    """A deck and its clue structure. Equality and hashing are by value."""
+    """A deck and its clue structure. Equality and hashing are by value. ``touch`` holds
+    hanab.live's touch rules (None: each suit is touched by its own clue colors and each
+    card by its rank's clue)."""
 
     name: str
     suits: tuple[Suit, ...]
@@ -68,6 +101,7 @@ class Variant:
     hand_sizes: tuple[tuple[int, int], ...] = ((2, 5), (3, 5), (4, 4), (5, 4), (6, 3))
     hanablive_id: int | None = None
     custom: CustomVariantSpec | None = field(default=None, compare=False, hash=False)
+    touch: TouchRules | None = None
 
     # ---- derived facts -------------------------------------------------
     @property
@@ -98,6 +132,69 @@ class Variant:
 
     def touches_color(self, suit: int, color: int) -> bool:
         return color in self.suits[suit].touched_by
+
+    def touches(self, suit: int, rank: int, kind: int, value: int) -> bool:
+        """Whether the clue of ``kind`` (2 color: ``value`` indexes :attr:`clue_colors`;
+        3 rank: ``value`` is the rank) touches a card of ``suit`` and ``rank``, by the
+        site's rules: ``variantIsCardTouched`` in its ``server/src/variants.go``."""
+        t = self.touch
+        if t is None:
+            return value in self.suits[suit].touched_by if kind == _COLOR else value == rank
+        if kind == _COLOR:
+            if t.color_touches_nothing:
+                return False
+            if t.all_colors[suit]:
+                return True
+            if t.no_colors[suit]:
+                return False
+            n = len(self.clue_colors)
+            if t.synesthesia and not t.no_ranks[suit] and n and value == (rank - 1) % n:
+                return True  # a rank is also a color: rank r is touched by color (r - 1) mod n
+            if rank == t.special_rank:
+                if t.special_all_colors:
+                    return True
+                if t.special_no_colors:
+                    return False
+            if t.prism[suit]:
+                return bool(n) and value == (rank - 1) % n
+            return value in self.suits[suit].touched_by
+        if t.rank_touches_nothing:
+            return False
+        if t.all_ranks[suit]:
+            return True
+        if t.no_ranks[suit]:
+            return False
+        if rank == t.special_rank:
+            if t.special_all_ranks:
+                return True
+            if t.special_no_ranks:
+                return False
+            if t.special_deceptive:  # touched by one other rank, chosen by the suit
+                return bool(self.clue_ranks) and value == self.clue_ranks[suit % len(self.clue_ranks)]
+        if t.odds_and_evens:
+            return rank in (_ODD_RANKS if value == 1 else _EVEN_RANKS)
+        if t.funnels:
+            return rank <= value
+        if t.chimneys:
+            return rank >= value
+        return value == rank
+
+    def clue_always_legal(self, kind: int) -> bool:
+        """Whether a clue of ``kind`` is legal even when it touches nothing: hanab.live's
+        variants where such clues touch nothing at all (``colorCluesTouchNothing``,
+        ``rankCluesTouchNothing``: the server's exception in ``command_action.go``), when
+        the variant has clues of that kind."""
+        t = self.touch
+        if t is None:
+            return False
+        if kind == _COLOR:
+            return t.color_touches_nothing and bool(self.clue_colors)
+        return t.rank_touches_nothing and bool(self.clue_ranks)
+
+    def touchable(self, suit: int, rank: int) -> bool:
+        """Whether some clue of the variant touches a card of ``suit`` and ``rank``."""
+        return (any(self.touches(suit, rank, _COLOR, c) for c in range(len(self.clue_colors)))
+                or any(self.touches(suit, rank, _RANK, r) for r in self.clue_ranks))
 
     def to_json(self) -> str | dict[str, Any]:
         """The variant as hanab.live's ``options.variant``: a name, or the custom object."""
@@ -155,16 +252,31 @@ BY_HANABLIVE_ID: dict[int, Variant] = {v.hanablive_id: v for v in BUILTIN.values
 
 
 def variant_by_name(name: object) -> Variant:
+    """A variant by name: ours (:data:`BUILTIN`), or any of hanab.live's (exact or
+    case-insensitive, see :mod:`.sitevariants`; a typo gets close matches suggested)."""
     if not isinstance(name, str):
         raise MalformedError(f"variant must be a name or an object, got {name!r}")
     v = BUILTIN.get(name)
-    if v is None:
-        for k, cand in BUILTIN.items():
-            if k.lower() == name.strip().lower():
-                return cand
-        known = ", ".join(repr(k) for k in BUILTIN)
-        raise MalformedError(f"unknown variant {name!r} (known: {known})")
-    return v
+    if v is not None:
+        return v
+    for k, cand in BUILTIN.items():
+        if k.lower() == name.strip().lower():
+            return cand
+    from .sitevariants import site_variant
+
+    return site_variant(name)
+
+
+def variant_by_id(vid: object) -> Variant:
+    """A hanab.live variant by its id (the ``v{id}`` of a seed ``p3v{id}s1``)."""
+    if not isinstance(vid, int) or isinstance(vid, bool):
+        raise MalformedError(f"variant id must be an integer, got {vid!r}")
+    v = BY_HANABLIVE_ID.get(vid)
+    if v is not None:
+        return v
+    from .sitevariants import site_variant_by_id
+
+    return site_variant_by_id(vid)
 
 
 def custom_variant(spec: object) -> Variant:

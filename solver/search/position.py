@@ -45,7 +45,7 @@ class Position:
         self.max_clues = g.max_clues
         self.strike_limit = g.strike_limit
         self.deck_plays = g.rules.deck_plays
-        self.empty_clues = g.rules.empty_clues
+        self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
         self.keep_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score
         self.hands = [list(h) for h in state.hands]

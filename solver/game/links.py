@@ -1,0 +1,75 @@
+"""Links that open a game on hanab.live: ``https://hanab.live/shared-replay-json/<code>``.
+
+The code is the site's own compressed form of a game (its client's
+``packages/client/src/lobby/hypoCompress.ts``), three fields joined by commas, with a
+hyphen after every 20 characters (so that a posted link wraps):
+
+1. the number of players, then the deck: the lowest and highest rank as two digits, then
+   one base-62 character per card, ``suit * (high - low + 1) + rank - low``;
+2. the actions: the lowest and highest action type as two digits (``00`` for none), then
+   two base-62 characters per action, ``(value + 1) * (high - low + 1) + type - low`` and
+   the target;
+3. the variant's hanab.live id.
+
+The site decodes a card's rank as ``index mod (high - low + 1) + 1``, so a deck must hold
+a 1 (every deck the site deals does); players are named Alice, Bob, ... on the site.
+``#N`` after the code opens the replay at turn N (the site counts turns from 1: ``#1`` is
+the deal, so our turn ``t`` — the position after ``t`` actions — is ``#t+1``).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .cards import Action
+from .errors import MalformedError
+from .state import Game
+
+SITE = "https://hanab.live"
+BASE62 = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def replay_code(game: Game, actions: Iterable[Action]) -> str:
+    """The site's compressed code of ``game`` with ``actions`` (moves, types 0-3)."""
+    v = game.variant
+    if v.hanablive_id is None:
+        raise MalformedError(f"variant {v.name!r} is not a hanab.live variant: no link the site can open")
+    if game.starting_player:
+        raise MalformedError("the site's replay links always start with the first player (startingPlayer 0)")
+    ranks = [c.rank for c in game.deck]
+    lo, hi = min(ranks), max(ranks)
+    if lo != 1:
+        raise MalformedError("the site reads a linked deck's ranks from 1: a deck without a 1 cannot be linked")
+    span = hi - lo + 1
+    deck = "".join(_char(c.suit * span + c.rank - lo, "card") for c in game.deck)
+    acts = list(actions)
+    if acts:
+        tlo, thi = min(a.kind for a in acts), max(a.kind for a in acts)
+        tspan = thi - tlo + 1
+        moves = f"{tlo}{thi}" + "".join(
+            _char((a.value + 1) * tspan + a.kind - tlo, "action") + _char(a.target, "action target") for a in acts)
+    else:
+        moves = "00"
+    raw = f"{game.num_players}{lo}{hi}{deck},{moves},{v.hanablive_id}"
+    return "-".join(raw[i:i + 20] for i in range(0, len(raw), 20))
+
+
+def replay_link(game: Game, actions: Iterable[Action], turn: int | None = None) -> str:
+    """A link that opens the game on hanab.live, at our ``turn`` (the position after that
+    many actions) if given."""
+    url = f"{SITE}/shared-replay-json/{replay_code(game, actions)}"
+    return url if turn is None else f"{url}#{turn + 1}"
+
+
+def _char(i: int, what: str) -> str:
+    if not 0 <= i < len(BASE62):
+        raise MalformedError(f"{what} does not fit the site's link format (code {i}, at most 61)")
+    return BASE62[i]
+
+
+def link_or_none(game: Game, actions: Iterable[Action], turn: int | None = None) -> str | None:
+    """:func:`replay_link`, or None when the site cannot open this game (not one of its
+    variants, another starting player, a deck the format cannot hold)."""
+    try:
+        return replay_link(game, actions, turn)
+    except MalformedError:
+        return None

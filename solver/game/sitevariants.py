@@ -1,0 +1,238 @@
+"""hanab.live's 2,426 variants, built on demand from the project's table
+(``solver/data/hanablive_variants.tsv``, made by ``scripts/build_variants.py`` from the
+site's own JSON files; GPL v3 data, see the table's header).
+
+The table is read the first time a variant that is not built in is asked for (``import
+solver`` does not read it); each variant is then built from its line as the site's
+server builds it:
+
+- the deck (``InitDeck``/``numCopiesOfCard`` in ``server/src/game_deck.go``): three 1s,
+  two 2s-4s and one 5 per suit; one of each rank for a one-of-each ("dark") suit; two 1s
+  in "Scarce Ones" variants and one 4 in "Critical Fours" ones (the server tells them by
+  the name's prefix); suits in the variant's order;
+- the clue colors (the variant's own list, else every color of its suits that are not
+  touched by all colors, in suit order) and clue ranks (the variant's list, else 1-5);
+- the touch rules (:class:`~.variant.TouchRules`, applied by
+  :meth:`~.variant.Variant.touches` as ``variantIsCardTouched`` does).
+
+Variants with rules beyond this data are refused by name with the reason: Up or Down,
+Sudoku, Throw It in a Hole, Clue Starved, Alternating Clues, reversed suits; so are, for
+now, inverted (orange) suits (a play of such a card is a discard) and variants where some
+card is touched by no clue (a stall is then not always legal; the SAT and CP-SAT models do
+not know it yet).
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import MalformedError
+from .variant import Suit, TouchRules, Variant
+
+TABLE = "hanablive_variants.tsv"
+REVERSED = " Reversed"
+_PREFIX_RULES = (  # the server's name-prefix predicates (server/src/variant.go) of rules beyond data
+    ("Up or Down", "Up or Down"), ("Sudoku", "Sudoku"), ("Throw It in a Hole", "Throw It in a Hole"),
+    ("Clue Starved", "Clue Starved"), ("Alternating Clues", "Alternating Clues"),
+)
+_FLAG_RULES = (("upOrDown", "Up or Down"), ("sudoku", "Sudoku"), ("throwItInAHole", "Throw It in a Hole"),
+               ("clueStarved", "Clue Starved"), ("alternatingClues", "Alternating Clues"))
+
+
+@dataclass(frozen=True)
+class _SiteSuit:
+    name: str
+    abbreviation: str
+    colors: tuple[str, ...]
+    flags: frozenset[str]
+
+
+_Line = tuple[int, str, tuple[str, ...], dict[str, str]]  # id, name, suit names, flags
+
+
+@functools.lru_cache(maxsize=1)
+def _text() -> tuple[str, str]:
+    """The table's text, and in lower case (for lookups by name)."""
+    path = Path(__file__).resolve().parent.parent / "data" / TABLE
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    return text, text.lower()
+
+
+@functools.lru_cache(maxsize=1)
+def _suits() -> dict[str, _SiteSuit]:
+    suits = {}
+    text = _text()[0]
+    for row in text[:text.find("\nV\t")].splitlines():  # the suits come first
+        if row.startswith("S\t"):
+            f = row.split("\t")
+            suits[f[1]] = _SiteSuit(f[1], f[2], tuple(c for c in f[3].split(",") if c),
+                                    frozenset(x for x in f[4].split(",") if x))
+    return suits
+
+
+def _parse_line(row: str) -> _Line:
+    f = row.split("\t")
+    flags = dict(kv.split("=", 1) for kv in f[4].split(";") if kv)
+    return int(f[1]), f[2], tuple(f[3].split(",")), flags
+
+
+def _find(needle: str, field: int, want: str) -> _Line | None:
+    """The variant line whose field ``field`` (1: id, 2: name, lower case) is ``want``,
+    found by a text search (one variant costs no parse of the other 2,425)."""
+    text, lower = _text()
+    start = 0
+    while (i := lower.find(needle, start)) >= 0:
+        a = lower.rfind("\n", 0, i) + 1
+        b = lower.find("\n", i)
+        b = len(lower) if b < 0 else b
+        row = lower[a:b].split("\t")
+        if row[0] == "v" and len(row) > field and row[field] == want:
+            return _parse_line(text[a:b])
+        start = i + 1
+    return None
+
+
+def site_names() -> list[str]:
+    """Every hanab.live variant name, in the table's (the site's) order."""
+    return [row.split("\t")[2] for row in _text()[0].splitlines() if row.startswith("V\t")]
+
+
+def site_variant(name: str) -> Variant:
+    """The hanab.live variant of this name (exact or case-insensitive)."""
+    key = name.strip().lower()
+    line = _find(f"\t{key}\t", 2, key) if key and "\t" not in key and "\n" not in key else None
+    if line is None:
+        import difflib
+
+        close = difflib.get_close_matches(name.strip(), site_names(), n=3, cutoff=0.75)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise MalformedError(f"unknown variant {name!r}{hint}")
+    return _build(*line)
+
+
+def site_variant_by_id(vid: int) -> Variant:
+    line = _find(f"v\t{vid}\t", 1, str(vid)) if vid >= 0 else None
+    if line is None:
+        raise MalformedError(f"unknown hanab.live variant id {vid}")
+    return _build(*line)
+
+
+def refusal(name: str) -> str | None:
+    """Why the variant of this name is not supported (None if it is, or is not a site
+    variant)."""
+    key = name.strip().lower()
+    line = _find(f"\t{key}\t", 2, key)
+    if line is None:
+        return None
+    try:
+        _build(*line)
+    except MalformedError as e:
+        return str(e)
+    return None
+
+
+def _flag(flags: dict[str, str], key: str) -> bool:
+    return flags.get(key) == "1"
+
+
+def _ints(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    return tuple(int(x) for x in text.split("|") if x)
+
+
+@functools.lru_cache(maxsize=256)
+def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: tuple[tuple[str, str], ...]) -> Variant:
+    flags = dict(flag_items)
+    site = _suits()
+
+    def refuse(rule: str) -> MalformedError:
+        return MalformedError(f"variant {name!r} (id {vid}) is not supported yet: {rule}")
+
+    for key, rule in _FLAG_RULES:
+        if _flag(flags, key):
+            raise refuse(f"{rule} has rules of its own")
+    for prefix, rule in _PREFIX_RULES:
+        if name.startswith(prefix):
+            raise refuse(f"{rule} has rules of its own")
+    if any(s.endswith(REVERSED) for s in suit_names):
+        raise refuse("reversed suits (built from 5 down to 1)")
+    site_suits = [site[s] for s in suit_names]
+    if any("inverted" in s.flags for s in site_suits):
+        raise refuse("inverted suits (a play of such a card is a discard)")
+
+    # the deck: numCopiesOfCard
+    scarce = name.startswith("Scarce Ones")
+    critical = name.startswith("Critical Fours")
+    suits_ranks = [(1, 2, 3, 4, 5) if "oneOfEach" in s.flags else _copies(scarce, critical) for s in site_suits]
+
+    # the clue colors: the variant's own, else those of its suits not touched by every color
+    if "clueColors" in flags:
+        colors = tuple(c for c in flags["clueColors"].split("|") if c)
+    else:
+        seen: list[str] = []
+        for s in site_suits:
+            if "allClueColors" in s.flags:
+                continue
+            for c in s.colors:
+                if c not in seen:
+                    seen.append(c)
+        colors = tuple(seen)
+    clue_ranks = _ints(flags.get("clueRanks"))
+    if clue_ranks is None:
+        clue_ranks = (1, 2, 3, 4, 5)
+
+    touch = TouchRules(
+        all_colors=tuple("allClueColors" in s.flags for s in site_suits),
+        no_colors=tuple("noClueColors" in s.flags for s in site_suits),
+        all_ranks=tuple("allClueRanks" in s.flags for s in site_suits),
+        no_ranks=tuple("noClueRanks" in s.flags for s in site_suits),
+        prism=tuple("prism" in s.flags for s in site_suits),
+        special_rank=int(flags.get("specialRank", "-1") or -1),
+        special_all_colors=_flag(flags, "specialRankAllClueColors"),
+        special_no_colors=_flag(flags, "specialRankNoClueColors"),
+        special_all_ranks=_flag(flags, "specialRankAllClueRanks"),
+        special_no_ranks=_flag(flags, "specialRankNoClueRanks"),
+        special_deceptive=_flag(flags, "specialRankDeceptive"),
+        color_touches_nothing=_flag(flags, "colorCluesTouchNothing"),
+        rank_touches_nothing=_flag(flags, "rankCluesTouchNothing"),
+        odds_and_evens=_flag(flags, "oddsAndEvens"),
+        funnels=_flag(flags, "funnels"),
+        chimneys=_flag(flags, "chimneys"),
+        synesthesia=name.startswith("Synesthesia"),
+    )
+    letters = _letters(site_suits)
+    suits = tuple(Suit(s.name, letters[i], suits_ranks[i],
+                       frozenset(colors.index(c) for c in s.colors if c in colors))
+                  for i, s in enumerate(site_suits))
+    v = Variant(name, suits, colors, clue_ranks=clue_ranks, hanablive_id=vid, touch=touch)
+    if not (v.clue_always_legal(2) or v.clue_always_legal(3)):
+        dead = sorted({f"{s.name} {r}" for si, s in enumerate(suits) for r in set(s.ranks) if not v.touchable(si, r)})
+        if dead:
+            raise refuse(f"cards no clue touches ({', '.join(dead[:3])}{' ...' if len(dead) > 3 else ''}): "
+                         f"the SAT and CP-SAT models do not yet know when a stall is then illegal")
+    return v
+
+
+def _copies(scarce: bool, critical: bool) -> tuple[int, ...]:
+    """The ranks of an ordinary suit's cards: three 1s (two in Scarce Ones), two each of
+    2-4 (one 4 in Critical Fours), one 5."""
+    return ((1,) * (2 if scarce else 3) + (2, 2, 3, 3) + ((4,) if critical else (4, 4)) + (5,))
+
+
+def _letters(suits: list[_SiteSuit]) -> list[str]:
+    """One letter per suit for the compact notation, unique within the variant: the site's
+    abbreviation, else the first free letter of the suit's name, else of the alphabet."""
+    out: list[str] = []
+    for s in suits:
+        for cand in [s.abbreviation.lower(), *s.name.lower(), *"abcdefghijklmnopqrstuvwxyz"]:
+            if cand.isalpha() and cand.isascii() and cand not in out:
+                out.append(cand)
+                break
+    return out
+
+
+def _build(vid: int, name: str, suit_names: tuple[str, ...], flags: dict[str, str]) -> Variant:
+    return _build_cached(vid, name, suit_names, tuple(sorted(flags.items())))
