@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from solver import MAX_TIMEOUT
-from solver.game import MalformedError, game_to_json
+from solver.game import MalformedError
 
 from .analysis import ANSWER_KIND_OPTIONS, ANSWER_KINDS, CHECK_LIMITS, DIFFICULTIES, GENERATOR_LIMITS, Limits
 from .format import load_puzzle, write_puzzle
@@ -248,9 +248,17 @@ def render(puzzle_file, out):
 @click.option("--out", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
 @click.option("--with-solution", is_flag=True, help="Append the first solution line (a replay to the end).")
 def export(puzzle_file, out, with_solution):
-    """The position as hanab.live game JSON (the deck and the actions that reach it)."""
+    """The position as hanab.live game JSON (the deck and the actions that reach it), a
+    replay the site loads; a game it cannot load (not a site variant, our own rule options)
+    is a one-line error."""
+    from solver.game.hanablive import check_site_game, site_game_json
+
     p = load_puzzle(puzzle_file)
     rec = p.record()
+    try:
+        check_site_game(rec.game, rec.extra)  # before replaying the line
+    except MalformedError as e:
+        raise MalformedError(f"{puzzle_file}: export: {e} (the puzzle file holds the game in our own JSON)") from None
     st = rec.state_after()  # the actions must replay
     actions = list(rec.actions)
     if with_solution:
@@ -263,7 +271,11 @@ def export(puzzle_file, out, with_solution):
             raise MalformedError(f"{puzzle_file}: --with-solution: solution.lines[0] does not end the game "
                                  f"(not over after its {len(line)} moves)")
         actions += line
-    text = json.dumps(game_to_json(rec.game, actions), indent=1) + "\n"
+    try:  # the notes and a seed that deals the deck are kept, not the puzzle's closing action
+        obj = site_game_json(rec.game, actions, rec.extra)
+    except MalformedError as e:
+        raise MalformedError(f"{puzzle_file}: export: {e}") from None
+    text = json.dumps(obj, indent=1) + "\n"
     if out:
         try:
             Path(out).write_text(text)

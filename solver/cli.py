@@ -123,33 +123,38 @@ def show(rec, turn, as_json):
 # limit, threading.TIMEOUT_MAX, and inf)
 from .portfolio import MAX_TIMEOUT  # noqa: E402
 
+REPLAY_FORMATS = ("site", "ours")  # solve --replay-format: hanab.live's (checked) or our own game JSON
+
 
 @cli.command()
 @input_options
 @click.option("--timeout", type=float, default=None, help="Give up after this many seconds (answer: bounds).")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
-@click.option("--replay-out", metavar="FILE", help="Write the optimal game as hanab.live JSON.")
+@click.option("--replay-out", metavar="FILE",
+              help="Write the optimal game as hanab.live JSON (a replay the site loads).")
+@click.option("--replay-format", type=click.Choice(REPLAY_FORMATS), default=None,
+              help="--replay-out's format: site (default: refused before solving if hanab.live cannot load the "
+                   "game) or ours (any variant and rule option; for hanabi replay/show/review, not the site).")
 @click.option("--engine", type=click.Choice(ENGINES), default="portfolio",
               show_default=True, help="portfolio: search first, encodings to prove and confirm; or one engine alone.")
-def solve(rec, timeout, as_json, replay_out, engine):
+def solve(rec, timeout, as_json, replay_out, replay_format, engine):
     """The maximum score reachable with every card visible, an optimal line and a proof.
 
     If FILE contains actions, solves from the position after them."""
-    from .game import game_to_json
     from .portfolio import solve as run_solve
 
     if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:  # also rejects nan and inf
         raise MalformedError(f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:.0f} "
                              f"(leave it out for no limit), got {timeout}")
     if replay_out is not None:
-        check_output_path(replay_out, "--replay-out")  # before the work, not after it
+        check_replay_out(rec, replay_out, replay_format)  # before the work, not after it
+    elif replay_format is not None:
+        raise MalformedError("--replay-format: give --replay-out FILE too")
     start = rec.state_after()
     sol = run_solve(start, timeout=timeout, engine=engine)
     if replay_out is not None:
-        full = list(rec.actions) + list(sol.actions)
-        data = json.dumps(game_to_json(rec.game, full, replay_extra(rec.extra)), indent=1)
-        write_output(replay_out, data + "\n", "--replay-out")
+        write_replay_out(rec, list(rec.actions) + list(sol.actions), replay_out, replay_format)
     from .game.links import link_or_none
 
     link = link_or_none(rec.game, list(rec.actions) + list(sol.actions), start.turn)
@@ -178,11 +183,37 @@ def solve(rec, timeout, as_json, replay_out, engine):
     click.echo(f"Final: score {st.score}, end: {end_reason(st)}")
 
 
-def replay_extra(extra: dict) -> dict:
-    """The input's extra fields that stay true of a solver line written as a game: the
-    ``seed`` (the deck is still the one it deals), not the ``id`` (the written game is not
-    the real game of that id)."""
-    return {k: v for k, v in extra.items() if k == "seed" and isinstance(v, str)}
+def check_replay_out(rec, path: str, fmt: str | None) -> None:
+    """Before solving: ``--replay-out`` can be written, and (the site format) hanab.live can
+    load the game: its variant, options, deck and notes (a one-line error, exit code 2)."""
+    from .game.hanablive import check_site_game
+
+    check_output_path(path, "--replay-out")
+    if fmt != "ours":
+        try:
+            check_site_game(rec.game, rec.extra)
+        except MalformedError as e:
+            raise MalformedError(f"--replay-out {path}: {e} (--replay-format ours writes our own JSON)") from None
+
+
+def write_replay_out(rec, actions, path: str, fmt: str | None) -> None:
+    """The input game with ``actions`` (its own and the line) as a game file. The site
+    format (:func:`~solver.game.hanablive.site_game_json`) keeps the notes, the seed if it
+    deals the deck, never the ``id`` (the written game is not the real game of that id)
+    nor the input's closing game-over action (the line plays on from there); ours
+    (:func:`~solver.game.game_to_json`) keeps the seed and the notes."""
+    from .game import game_to_json
+    from .game.hanablive import site_game_json
+
+    if fmt == "ours":
+        extra = {k: v for k, v in rec.extra.items() if (k == "seed" and isinstance(v, str)) or k == "notes"}
+        obj = game_to_json(rec.game, actions, extra)
+    else:
+        try:
+            obj = site_game_json(rec.game, actions, rec.extra)
+        except MalformedError as e:
+            raise MalformedError(f"--replay-out {path}: {e}") from None
+    write_output(path, json.dumps(obj, indent=1) + "\n", "--replay-out")
 
 
 def score_text(sol, perfect: int, engine: str) -> str:

@@ -238,7 +238,8 @@ def test_replay_out_keeps_variant_and_options(tmp_path):
     game = Game(Rules(v, deck_plays=True, strikeout_score="stacks", empty_clues=True), 2, deck, starting_player=1)
     path = write(tmp_path, game_to_json(game))
     out_path = tmp_path / "best.json"
-    res = run_cli("solve", path, "--replay-out", out_path)
+    # our own format: the site knows neither custom variants nor strikeoutScore
+    res = run_cli("solve", path, "--replay-out", out_path, "--replay-format", "ours")
     assert res.exit_code == 0, res.output
     rec = load_file(out_path)
     assert rec.game.rules == game.rules and rec.game.starting_player == 1 and rec.game.deck == game.deck

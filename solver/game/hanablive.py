@@ -6,20 +6,26 @@ for old games). A file without actions is a deck; a deck object may give ``playe
 player count and ``variant`` at the top level (the deck lines of ``hanabi analyse``), and a
 ``.jsonl`` file holding one such line is read as that object. A file that is not JSON is
 read as a deck in compact notation (``r1 y3 b5 ...``).
+
+Two writers: :func:`game_to_json` (lenient: our own files, any variant and rule option)
+and :func:`site_game_json` (a game hanab.live loads as a replay, or a one-line
+:class:`MalformedError` saying why the site could not; the rules are those of the site's
+``server/src/command_replay_create.go``, named where they are checked).
 """
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .cards import END_VOTE, GAME_OVER, Action, Card, parse_compact
-from .errors import MalformedError
+from .errors import IllegalActionError, MalformedError
 from .state import Game, State
-from .variant import Rules, parse_variant
+from .variant import Rules, Variant, parse_variant
 
 StrPath = str | os.PathLike[str]  # a file name, as open() and Path() take it
 
@@ -28,7 +34,8 @@ StrPath = str | os.PathLike[str]  # a file name, as open() and Path() take it
 class GameRecord:
     """A game as read from a file: the fixed facts, the actions, and where the replay
     stopped. ``actions`` are the moves only (types 0-3); ``terminator`` is a trailing
-    game-over/vote action if the file had one."""
+    game-over/vote action if the file had one. ``extra`` holds the file's fields the engine
+    does not read but a writer keeps: ``id``, ``seed`` and ``notes`` (as they were)."""
 
     game: Game
     actions: list[Action] = field(default_factory=list)
@@ -44,6 +51,11 @@ class GameRecord:
 
     def to_json(self, actions: list[Action] | None = None) -> dict[str, Any]:
         return game_to_json(self.game, self.actions if actions is None else actions, self.extra)
+
+    def to_site_json(self) -> dict[str, Any]:
+        """The game as hanab.live loads it (:func:`site_game_json`): the same deck, moves,
+        options, notes and closing game-over action, the seed if it deals this deck."""
+        return site_game_json(self.game, self.actions, self.extra, terminator=self.terminator)
 
 
 def _card(obj: object, i: int, where: str) -> Card:
@@ -170,11 +182,15 @@ def game_from_json(obj: object, source: str = "<input>", players: int | None = N
     for k, v in extra.items():
         if isinstance(v, str):
             check_text(v, f"{where}: {k}")  # printed and stored (hanabi analyse's keys)
+    if "notes" in obj:
+        extra["notes"] = obj["notes"]  # kept as they are; site_game_json checks them
     return GameRecord(game, actions, terminator, source, extra)
 
 
 def game_to_json(game: Game, actions: Iterable[Action] = (), extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A hanab.live game JSON object (loadable as a replay)."""
+    """Our own game JSON, in hanab.live's format but lenient: any variant (custom ones as
+    an object) and our own options (``reserveToken``, ``strikeoutScore``), ``extra`` as it
+    is. For a file the site must load use :func:`site_game_json`."""
     out: dict[str, Any] = {}
     if extra:
         out.update(extra)
@@ -186,6 +202,192 @@ def game_to_json(game: Game, actions: Iterable[Action] = (), extra: Mapping[str,
         opts["startingPlayer"] = game.starting_player
     if opts:
         out["options"] = opts
+    return out
+
+
+# ---------------------------------------------------------------- the site's replay loader
+# hanab.live's server/src/command_replay_create.go (isJSONValid, loadJSONOptionsToTable) and
+# what it runs on the game: command_table_start.go, command_action.go, game.go (CheckEnd).
+
+# type-4/5 values commandActionEndGame accepts (command_action.go:439-443): the ways a game
+# is stopped before its end; a normal end (1) or a strikeout (2) is the server's own doing
+SITE_END_CONDITIONS = {3: "timeout", 4: "terminated by a player", 6: "idle timeout", 8: "all or nothing failed",
+                       10: "terminated by vote"}
+_NOT_SITE = "not a game hanab.live can load"
+
+
+def site_deck_size(variant: Variant) -> int:
+    """The deck length the site's loader demands (``Variant.GetDeckSize``, variant.go:100-124):
+    5 cards for a one-of-each suit, 9 in Critical Fours, 10 otherwise. The site forgets
+    Scarce Ones (9 cards a suit), whose JSON games it therefore refuses."""
+    critical_fours = variant.name.startswith("Critical Fours")  # as IsCriticalFours, variant.go:62
+    size = 0
+    for suit in variant.suits:
+        if len(set(suit.ranks)) == len(suit.ranks):
+            size += 5  # OneOfEach: StackSize (5 in every supported variant)
+        else:
+            size += 9 if critical_fours else 10
+    return size
+
+
+def site_problem(game: Game) -> str | None:
+    """Why hanab.live cannot load any game of ``game``'s variant, options and deck as a
+    replay (None: it can). The deck, the players and the options; not the actions."""
+    v = game.variant
+    if v.custom is not None:
+        return f"variant {v.name!r} is one of our custom variants, not one of the site's"
+    if v.hanablive_id is None:
+        return f"variant {v.name!r} is not one of the site's variants (it has no hanab.live id)"
+    r = game.rules
+    if r.reserve_token:
+        return ("option reserveToken (the reserve clue token) is ours: the site has no such option and would "
+                f"replay the game with {v.clue_tokens} clue tokens")
+    if r.strikeout_score != "zero":
+        return (f"option strikeoutScore {r.strikeout_score!r} is ours: the site has no such option and scores "
+                f"a strikeout 0")
+    if not 2 <= game.num_players <= 6:  # command_replay_create.go:357
+        return f"{game.num_players} players: the site takes 2 to 6"
+    if not 0 <= game.starting_player < game.num_players:  # used unchecked: command_table_start.go:197
+        return f"startingPlayer {game.starting_player} is not a seat 0..{game.num_players - 1}"
+    want = site_deck_size(v)
+    if len(game.deck) != want:  # command_replay_create.go:338-342
+        return (f"the site's loader wants {want} cards for variant {v.name!r} (its GetDeckSize), "
+                f"the deck has {len(game.deck)}")
+    return None
+
+
+def check_site_game(game: Game, extra: Mapping[str, Any] | None = None) -> None:
+    """Raise a one-line :class:`MalformedError` if hanab.live cannot load a game of
+    ``game``'s variant, options and deck (:func:`site_problem`), or with ``extra``'s
+    notes; what a command checks before the work when it will write for the site."""
+    why = site_problem(game)
+    if why is None and extra and extra.get("notes") is not None:  # null: none, as the site reads it
+        why = _notes_problem(game, extra["notes"])
+    if why is not None:
+        raise MalformedError(f"{_NOT_SITE}: {why}")
+
+
+def _notes_problem(game: Game, notes: object) -> str | None:
+    """The site's rules for ``notes`` (command_replay_create.go:362-387): none, or one list
+    of strings per player, each at most one a card and one a stack base."""
+    if not isinstance(notes, list):
+        return f"notes must be a list (one list of notes a player), got {json_type(notes)}"
+    if notes and len(notes) != game.num_players:
+        return f"{len(notes)} lists of notes for {game.num_players} players (the site wants one a player)"
+    most = len(game.deck) + game.variant.num_suits
+    for i, mine in enumerate(notes):
+        if not isinstance(mine, list) or not all(isinstance(x, str) for x in mine):
+            return f"notes[{i}] must be a list of strings"
+        if len(mine) > most:
+            return f"notes[{i}] has {len(mine)} notes, the site takes at most {most} (one a card and stack base)"
+    return None
+
+
+def site_end(game: Game, actions: Sequence[Action]) -> int | None:
+    """After how many of ``actions`` hanab.live ends the game (None: not within them); an
+    illegal one raises :class:`IllegalActionError` naming its index. The engine's ends
+    (strikeout, every stack complete, the final round) and the site's own in ``CheckEnd``
+    (game.go:239-336): no incomplete stack's next card left to play, every copy discarded
+    or held by a player who has had their last turn (their cards are marked
+    ``CannotBePlayed``, command_action.go:157-162)."""
+    st = game.initial_state()
+    last_draw: int | None = None  # the action that drew the last card
+    done: set[int] = set()  # players who have had their last turn
+    for i, a in enumerate(actions):
+        mover = st.current
+        try:
+            st.push(st.check(a))
+        except IllegalActionError as e:
+            raise IllegalActionError(f"action {i}: {e}") from None
+        if st.over:
+            return i + 1
+        if st.turns_left is not None:  # the final round
+            if last_draw is None:
+                last_draw = i
+            else:
+                done.add(mover)
+        gone = set(st.discards).union(*(st.hands[p] for p in done))
+        live = Counter(game.deck[o] for o in range(len(game.deck)) if o not in gone)
+        if all(h >= top or live[Card(s, h + 1)] == 0 for s, (h, top) in enumerate(zip(st.stacks, game.max_rank))):
+            return i + 1
+    return None
+
+
+def _check_terminator(game: Game, act: Action) -> None:
+    if act.kind == GAME_OVER:
+        if not 0 <= act.target < game.num_players:  # command_replay_create.go:317-323
+            raise MalformedError(f"{_NOT_SITE}: the game-over action's target {act.target} is not a seat "
+                                 f"0..{game.num_players - 1} (the site's loader refuses it)")
+    elif act.kind == END_VOTE:
+        if act.target != -1:  # command_replay_create.go:324-329
+            raise MalformedError(f"{_NOT_SITE}: the end-by-vote action's target must be -1, got {act.target}")
+    else:
+        raise MalformedError(f"terminator must be a game-over (type 4) or end-by-vote (type 5) action, "
+                             f"got type {act.kind}")
+    if act.value not in SITE_END_CONDITIONS:  # command_action.go:439-448
+        known = ", ".join(f"{k} ({v})" for k, v in SITE_END_CONDITIONS.items())
+        raise MalformedError(f"{_NOT_SITE}: a closing game-over action with value {act.value}: the site stops "
+                             f"its replay there (it takes {known}; it ends a game itself otherwise)")
+
+
+def _site_seed(game: Game, seed: object) -> str | None:
+    """``seed`` if the site, dealing from it, gets ``game``'s deck (with a seed it ignores
+    the JSON's deck: command_table_start.go:127-139); None otherwise."""
+    if not isinstance(seed, str) or not seed:
+        return None
+    from .seeds import deck_from_seed
+
+    try:
+        _, _, deck = deck_from_seed(seed, game.num_players, game.variant)
+    except MalformedError:
+        return None
+    return seed if tuple(deck) == game.deck else None
+
+
+def site_game_json(game: Game, actions: Iterable[Action], extra: Mapping[str, Any] | None = None, *,
+                   terminator: Action | None = None) -> dict[str, Any]:
+    """``game`` and ``actions`` as hanab.live game JSON that the site loads as a replay
+    (the format of its exports: ``players``, ``deck``, ``actions``, ``options``, ``notes``,
+    ``seed``). Raises a one-line :class:`MalformedError` naming why the site could not:
+    a variant or option not the site's, a deck length its loader refuses, no action at all,
+    bad notes or a closing action it refuses; an illegal move raises
+    :class:`IllegalActionError` naming its index.
+
+    From ``extra`` it keeps ``notes`` and ``seed`` (only if the seed deals this deck), never
+    ``id`` (the written game is not that game). The moves after the one at which the site
+    ends the game (:func:`site_end`: it also ends a game when no card is left to play) are
+    dropped. ``terminator`` (a type-4/5 action of a game stopped early) is written last;
+    none is added for a game that ended by itself, as in the site's exports."""
+    check_site_game(game, extra)
+    moves = list(actions)
+    for i, a in enumerate(moves):
+        if not isinstance(a, Action) or a.kind in (GAME_OVER, END_VOTE):
+            raise MalformedError(f"action {i}: not a move (a game-over action goes in terminator)")
+    end = site_end(game, moves)
+    if end is not None:
+        moves = moves[:end]
+    closing: list[Action] = []
+    if terminator is not None:
+        _check_terminator(game, terminator)
+        if end is not None:
+            raise MalformedError(f"{_NOT_SITE}: a closing game-over action after the game's end "
+                                 f"(the site ends it after action {end - 1})")
+        closing.append(terminator)
+    if not moves and not closing:  # command_replay_create.go:274-278
+        raise MalformedError(f"{_NOT_SITE}: no action (the site loads a replay only with at least one action)")
+    out: dict[str, Any] = {"players": list(game.names), "deck": [c.to_json() for c in game.deck],
+                           "actions": [a.to_json() for a in moves + closing]}
+    opts = game.rules.to_json_options()
+    if game.starting_player:
+        opts["startingPlayer"] = game.starting_player
+    if opts:
+        out["options"] = opts
+    extra = extra or {}
+    if extra.get("notes"):
+        out["notes"] = extra["notes"]
+    seed = _site_seed(game, extra.get("seed"))
+    if seed is not None:
+        out["seed"] = seed
     return out
 
 

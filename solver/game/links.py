@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from .cards import Action
 from .errors import MalformedError
+from .hanablive import check_site_game, site_end
 from .state import Game
 
 SITE = "https://hanab.live"
@@ -29,10 +30,17 @@ BASE62 = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def replay_code(game: Game, actions: Iterable[Action]) -> str:
-    """The site's compressed code of ``game`` with ``actions`` (moves, types 0-3)."""
+    """The site's compressed code of ``game`` with ``actions`` (moves, types 0-3), cut
+    where the site ends the game (:func:`~.hanablive.site_end`); a game the site's replay
+    loader refuses (:func:`~.hanablive.check_site_game`) raises :class:`MalformedError`."""
     v = game.variant
     if v.hanablive_id is None:
         raise MalformedError(f"variant {v.name!r} is not a hanab.live variant: no link the site can open")
+    check_site_game(game)
+    acts = list(actions)
+    end = site_end(game, acts)
+    if end is not None:
+        acts = acts[:end]
     if game.starting_player:
         raise MalformedError("the site's replay links always start with the first player (startingPlayer 0)")
     ranks = [c.rank for c in game.deck]
@@ -41,7 +49,6 @@ def replay_code(game: Game, actions: Iterable[Action]) -> str:
         raise MalformedError("the site reads a linked deck's ranks from 1: a deck without a 1 cannot be linked")
     span = hi - lo + 1
     deck = "".join(_char(c.suit * span + c.rank - lo, "card") for c in game.deck)
-    acts = list(actions)
     if acts:
         tlo, thi = min(a.kind for a in acts), max(a.kind for a in acts)
         tspan = thi - tlo + 1
