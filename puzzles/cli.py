@@ -211,21 +211,26 @@ def check(puzzle_file, answer, as_json, timeout, engine):
     if as_json:
         click.echo(json.dumps(rep.to_json()))
     else:
+        # a file name from the command line may hold bytes that are not UTF-8 (surrogates
+        # here): shown escaped, not a crash
+        def say(text: str) -> None:
+            click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+
         if rep.valid:
             st = rep.state
-            click.echo(f"{p.id}: valid")
-            click.echo(f"  {st.game.player_name(st.current)} to move at turn {st.turn}, target {p.target}")
+            say(f"{p.id}: valid")
+            say(f"  {st.game.player_name(st.current)} to move at turn {st.turn}, target {p.target}")
             for n in rep.notes:
-                click.echo(f"  {n}")
+                say(f"  {n}")
         else:
-            click.echo(f"{p.id}: INVALID")
+            say(f"{p.id}: INVALID")
             for prob in rep.problems:
-                click.echo(f"  - {prob}")
+                say(f"  - {prob}")
         if answer is not None:
             if rep.answer is None:
-                click.echo("answer: not checked (the position could not be set up)")
+                say("answer: not checked (the position could not be set up)")
             else:
-                click.echo(f"answer: {'correct' if rep.answer.correct else 'wrong'}: {rep.answer.message}")
+                say(f"answer: {'correct' if rep.answer.correct else 'wrong'}: {rep.answer.message}")
     sys.exit(0 if ok else 1)
 
 

@@ -9,7 +9,11 @@ table as Markdown from the store.
     .venv/bin/python scripts/winnable_table.py --db seeds.sqlite          # run, then print
     .venv/bin/python scripts/winnable_table.py --db seeds.sqlite --no-run # print only
 
-Groups: No Variant 2-6 players, 6 Suits and Black (6 Suits) 2-4 players.
+Groups: No Variant 2-6 players, 6 Suits and Black (6 Suits) 2-4 players; with
+``--families``, the common variant families of 5 suits (Rainbow, Pink, White, Brown, Dark
+Rainbow, Muddy Rainbow) at 2-4 players instead:
+
+    .venv/bin/python scripts/winnable_table.py --families --seeds 2000 --db families.sqlite
 """
 from __future__ import annotations
 
@@ -26,6 +30,8 @@ from solver.analysis.store import Store, rules_text  # noqa: E402
 from solver.game import game_from_seed  # noqa: E402
 
 GROUPS = [(0, p) for p in (2, 3, 4, 5, 6)] + [(1, p) for p in (2, 3, 4)] + [(2, p) for p in (2, 3, 4)]
+# hanab.live ids: Rainbow, Pink, White, Brown, Dark Rainbow, Muddy Rainbow (5 Suits)
+FAMILIES = [(vid, p) for vid in (16, 107, 22, 70, 23, 161) for p in (2, 3, 4)]
 
 
 def main(argv=None):
@@ -40,12 +46,14 @@ def main(argv=None):
                     help="seconds per deck in the second pass over undecided decks (0: no second pass)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--no-run", action="store_true", help="only print the table from the store")
+    ap.add_argument("--families", action="store_true", help="the variant families' groups (see above)")
     a = ap.parse_args(argv)
+    groups = FAMILIES if a.families else GROUPS
     if not a.no_run:
         passes = [(None, None)] + ([("--redo-open", a.confirm_timeout)] if a.confirm_timeout > 0 else []) \
             + ([("--redo-undecided", a.second_timeout)] if a.second_timeout > 0 else [])
         for flag, redo_timeout in passes:
-            for vid, p in GROUPS:
+            for vid, p in groups:
                 t = redo_timeout or (a.timeout if vid == 0 else a.variant_timeout)
                 cmd = [sys.executable, "-m", "solver.cli", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
                        "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else []) \
@@ -55,7 +63,7 @@ def main(argv=None):
         print("| variant | players | seeds | winnable | not winnable (2 methods / 1 method) | undecided "
               "| share winnable | 95% interval | mean time |")
         print("|---|---|---|---|---|---|---|---|---|")
-        for vid, p in GROUPS:
+        for vid, p in groups:
             # the seeds as dealt for their own player count under the default rules (a store may
             # also hold a seed dealt for other players or with other rule options: other games)
             rules = rules_text(game_from_seed(f"p{p}v{vid}s1").rules.to_json_options())

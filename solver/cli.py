@@ -43,8 +43,10 @@ _ESCAPES = {"\n": "\\n", "\r": "\\r"}
 
 
 def one_line(text: str) -> str:
-    """``text`` with newlines and other control characters escaped (``\\n``, ``\\x00``)."""
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), m.group().encode("unicode_escape").decode()), text)
+    """``text`` with newlines and other control characters escaped (``\\n``, ``\\x00``), and
+    lone surrogates (bytes of a file name that are not UTF-8) as ``\\udcff``."""
+    text = _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), m.group().encode("unicode_escape").decode()), text)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def fail(message: str, code: int = 2):

@@ -437,3 +437,22 @@ def test_puzzle_timeouts_are_finite(tmp_path, value):
     assert_clean_error(run_cli("puzzle", "check", EXAMPLE, "--timeout", value), "--timeout")
     assert_clean_error(run_cli("puzzle", "generate", "--count", "1", "--out", tmp_path / "o", "--timeout", value),
                        "--timeout")
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path):
+    """Found by tests/test_fuzz.py (seed 777, shrunk): an invalid puzzle under a file name
+    holding a byte that is not UTF-8 crashed the printing of its problems."""
+    pos = {"turn": 49, "to_move": "B", "score": 20, "stacks": "r", "clues": 7, "strikes": 0,
+           "hands": [{"player": "A", "cards": "b"}], "draw_pile": "p", "discards": "r", "pace": 1}
+    text = json.dumps({
+        "format": "hanabi-endgame-puzzle", "version": 1, "id": "p4-t49-s2034-d9", "game": {},
+        "rules": {"variant": "N", "players": 4, "hand_size": 4, "clue_tokens": 8, "strikes": 3,
+                  "perfect_score": 25, "options": {}},
+        "question": {"target": 24, "position": pos}, "solution": {"max_score": 22, "lines": []},
+        "metadata": {"winning_first_moves": {"count": 1, "moves": []}},
+    })
+    p = tmp_path / "sur\udcffrogate.json"
+    p.write_text(text)
+    res = run_cli("puzzle", "check", p)
+    assert res.exit_code in (1, 2) and isinstance(res.exception, SystemExit), res.exception
+    assert "Traceback" not in res.output and "\\udcff" in res.output
