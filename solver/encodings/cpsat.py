@@ -412,9 +412,10 @@ class _Encoding:
                 spend.append(self.clue[e])
             m.add(self.clues[e + 1] == self.clues_at[e] + sum(gain) - sum(spend))
 
-        # -- A final-round clue needs another player to clue: one holding a card (any card
-        #    is touched by its rank's clue), unless empty clues are allowed. Before the final
-        #    round every hand is full. In the final round each player acts once, so only a
+        # -- A final-round clue needs another player to clue: one holding a card (every card
+        #    is touched by some clue: Game refuses variants where not), unless a clue may touch
+        #    nothing (Game.free_clues: empty clues, or a variant whose clues of one kind touch
+        #    nothing). Before the final round every hand is full. In the final round each player acts once, so only a
         #    player holding one card as it began can run out: emptied[e, q] says q has used
         #    that card at a final-round event before e. ----------------------------------------
         if not self.game.free_clues and self.clue:

@@ -486,7 +486,8 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
         enc.implies([kd], [-clues_at(e, M)])
 
         # A clue in the final round costs a token and, unless empty clues are allowed,
-        # needs another player holding a card (any card is touched by its rank's clue).
+        # needs another player holding a card (every card is touched by some clue: Game refuses
+        # variants where not; Game.free_clues: a clue may touch nothing).
         # A hand loses its card when its holder plays or discards in the final round (once
         # at most), so only one-card hands can run out. Before the final round every hand
         # is full, so a clue run always has a player to clue.
@@ -835,10 +836,10 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
         enc.implies([kd], [-clues(t, M)])
 
         # A clue costs a token, so it needs one; unless empty clues are allowed it must
-        # touch a card, so some other player must hold a card (any card in a hand is
-        # touched by the clue of its rank). Hands shrink only after the deck runs out, when
-        # each player acts at most once more, so only players down to one card can be left
-        # with an empty hand.
+        # touch a card, so some other player must hold a card (every card is touched by
+        # some clue: Game refuses variants where not; Game.free_clues: a clue may touch
+        # nothing). Hands shrink only after the deck runs out, when each player acts at most
+        # once more, so only players down to one card can be left with an empty hand.
         enc.implies([kc], [clues(t, 1)])
         if not d.empty_clues:
             others = []
