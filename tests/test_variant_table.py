@@ -121,3 +121,21 @@ def test_stalls_under_the_touch_rules_agree_in_search_sat_and_cpsat(name):
         # below the perfect score), and the three agree
         bounds = {e: (s.max_score, s.upper_bound) for e, s in got.items()}
         assert all(lo == hi for lo, hi in bounds.values()) and len(set(bounds.values())) == 1, bounds
+
+
+def test_every_supported_variant_deals_a_seed_and_plays_a_random_game():
+    """The walk of the issue's goal: each of the supported variants (all but the refused
+    ones) deals a seed the way the site does and plays a short random legal game."""
+    rng = random.Random(13)
+    supported = [n for n in site_names() if refusal(n) is None]
+    assert len(supported) >= 1555
+    for name in supported:
+        v = parse_variant(name)
+        g = game_from_seed(f"p{rng.randint(2, 5)}v{v.hanablive_id}s{rng.randint(1, 10**6)}")
+        assert sorted((c.suit, c.rank) for c in g.deck) == sorted(v.composition())
+        st = g.initial_state()
+        for _ in range(25):
+            if st.over:
+                break
+            st.push(rng.choice(st.legal_actions()))
+        assert st.turn > 0
