@@ -416,7 +416,7 @@ def test_sigterm_to_analyse_stops_the_workers_quietly_and_keeps_the_rows(tmp_pat
     assert err.count("\n") == 1 and "stopped by SIGTERM" in err, err
     rows = stored(db)
     assert len(rows) >= 3
-    n = int(err.split(": stopped by SIGTERM: ")[1].split(" decks")[0])
+    n = int(err.split(": stopped by SIGTERM: ")[1].split(" rows")[0])
     assert n == len(rows)
     # every kept row is whole: its line replays to its score
     from solver.analysis.jobs import job_game

@@ -124,10 +124,11 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
     rules = Rules(parse_variant(variant)) if variant is not None else None
     jobs = make_jobs(inputs, players=players, rules=rules, warn=lambda m: click.echo(f"warning: {m}", err=True))
     store = Store(db_path)
+    rows_before = len(store)
     where = "local" if use_dask else scheduler
     t0 = time.monotonic()
     bar: Progress | None = None
-    stats = {"exact": 0, "winnable": 0, "solved": 0}
+    stats = {"exact": 0, "winnable": 0}
 
     def on_start(n):
         nonlocal bar
@@ -137,7 +138,6 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
     def progress(row):
         stats["exact"] += row.exact
         stats["winnable"] += row.winnable is True
-        stats["solved"] += 1
         if bar is not None:
             bar.update(1, row.name)
 
@@ -150,10 +150,19 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
     except KeyboardInterrupt as e:
         if bar is not None:
             bar.close()
+        # the rows this run added, counted in the store: the signal may come between a
+        # row's commit and the progress callback (a transaction it cut short is rolled back)
+        with contextlib.suppress(Exception):
+            if store.db.in_transaction:
+                store.db.execute("ROLLBACK")
+        try:
+            added = f"{len(store) - rows_before} rows"
+        except ValueError:
+            added = "the rows"
         store.close()
         signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
         name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
-        click.echo(f"{db_path}: stopped by {name}: {stats['solved']} decks solved by this run are stored; "
+        click.echo(f"{db_path}: stopped by {name}: {added} this run solved are stored; "
                    f"run the same command again to go on", err=True)
         sys.exit(128 + signum)
     finally:
