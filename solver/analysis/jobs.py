@@ -26,11 +26,13 @@ from ..game import (
     format_compact,
     game_from_json,
     load_file,
+    load_text,
     parse_compact,
     parse_json,
     read_jsonl,
     read_text,
 )
+from ..game.seeds import seed_deals
 from .store import Row, game_digest, line_json, rules_text
 
 RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)\.\.(?P<prefix2>.*?)(?P<hi>\d+)$")
@@ -112,23 +114,11 @@ def _deck_job(name: str, game: Game, seed: str | None = None) -> dict:
     stored row's seed always names its deal, see :meth:`~.store.Store.skipped_seeds`)."""
     deck = format_compact(game.deck, game.variant)
     opts = game.rules.to_json_options()
-    if seed is not None and not _deals(seed, game):
+    if seed is not None and not seed_deals(seed, game.num_players, game.variant, game.deck):
         seed = None
     return {"key": game_digest(game.num_players, game.starting_player, rules_text(opts), deck),
             "name": name, "seed": seed, "players": game.num_players, "start": game.starting_player,
             "options": opts, "deck": deck}
-
-
-def _deals(seed: object, game: Game) -> bool:
-    """Whether hanab.live deals ``game``'s deck for ``seed``."""
-    from ..game.seeds import game_from_seed
-
-    if not isinstance(seed, str):
-        return False
-    try:
-        return game_from_seed(seed, players=game.num_players, rules=game.rules).deck == game.deck
-    except ValueError:
-        return False
 
 
 def file_jobs(path: Path, players: int | None, rules: Rules | None) -> Iterator[dict]:
@@ -198,7 +188,7 @@ def folder_jobs(path: Path, players: int | None, rules: Rules | None,
                 kind = "an object without a deck" if isinstance(obj, dict) else f"a JSON {type(obj).__name__}"
                 warn(f"{p}: skipped, not a game ({kind})")
             continue
-        rec = load_file(p, players=players, rules=rules)
+        rec = load_text(text, str(p), players=players, rules=rules)  # what load_file does, the file read once
         found += 1
         yield _deck_job(str(p), rec.game, rec.extra.get("seed"))
     if not found:

@@ -83,10 +83,7 @@ def count_skipped(jobs: Jobs, store: Store, *, redo_open: bool = False, redo_und
         n += sum(r.number(k) is not None for k in seeds)
     listed = [j["key"] for j in jobs.listed()]
     if listed:
-        done = store.done_keys(listed)
-        if done and (redo_open or redo_undecided):
-            done -= store.open_keys(done, undecided=not redo_open)
-        n += len(done)
+        n += len(store.skipped_keys(listed, **flags))
     return n
 
 
@@ -96,10 +93,7 @@ def _skipped(batch: list[dict], store: Store, redo_open: bool, redo_undecided: b
     out: set[str] = set()
     keyed = {j["key"]: j["name"] for j in batch if j["key"] is not None}
     if keyed:
-        done = store.done_keys(keyed)
-        if done and (redo_open or redo_undecided):
-            done -= store.open_keys(done, undecided=not redo_open)
-        out.update(keyed[k] for k in done)
+        out.update(keyed[k] for k in store.skipped_keys(keyed, redo_open=redo_open, redo_undecided=redo_undecided))
     by_game: dict[tuple, list[str]] = {}
     for j in batch:
         if j["key"] is None:

@@ -185,15 +185,20 @@ class Store:
 
     def _connect_readonly(self) -> sqlite3.Connection:
         uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"
+        db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None)
         try:
-            db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None)
             db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
             return db
         except sqlite3.OperationalError:
-            # a WAL store on a read-only medium: nobody can be writing it, read it as immutable
-            db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+            db.close()
+        # a WAL store on a read-only medium: nobody can be writing it, read it as immutable
+        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+        try:
             db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
-            return db
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
 
     @contextmanager
     def _sql(self, doing: str):
@@ -269,8 +274,8 @@ class Store:
     def _v1_rows(self) -> Iterator[tuple]:
         """The rows of a version-1 table in this version's columns, best first (exact, then
         the tightest bounds), so that of two rows of one game the better is kept."""
-        from ..game import Rules, format_compact
-        from ..game.seeds import game_from_seed
+        from ..game import Rules, parse_compact
+        from ..game.seeds import seed_deals
 
         q = (f"SELECT {', '.join(V1_FIELDS)} FROM results "
              "ORDER BY exact DESC, upper_bound - max_score, key")
@@ -280,19 +285,20 @@ class Store:
             if seed is not None and seed != old["key"]:
                 # version 1 kept a file's "seed" field as it was: keep it only if it deals this deck
                 try:
-                    rules = Rules.from_json_options(json.loads(old["rules"]))
-                    g = game_from_seed(seed, players=old["players"], rules=rules)
-                    if format_compact(g.deck, g.variant) != old["deck"]:
-                        seed = None
+                    variant = Rules.from_json_options(json.loads(old["rules"])).variant
+                    deck = parse_compact(old["deck"], variant)
                 except (ValueError, TypeError):
                     seed = None
+                else:
+                    seed = seed if seed_deals(seed, old["players"], variant, deck) else None
             # version 1 solved every deck from the start with seat 0 first
             key = game_digest(old["players"], 0, old["rules"], old["deck"])
             yield (key, old["key"], seed, old["players"], 0, old["variant"], old["rules"], old["deck"], "[]",
                    *(old[f] for f in FIELDS[9:]))
 
-    def _insert_sql(self, verb: str = "INSERT OR IGNORE") -> str:
-        return f"{verb} INTO results ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})"
+    @staticmethod
+    def _insert_sql(verb: str = "INSERT OR IGNORE", fields: tuple[str, ...] = FIELDS) -> str:
+        return f"{verb} INTO results ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})"
 
     def _migrate_v1(self) -> None:
         """Version 1 → 2, inside the caller's transaction: every row keyed on its game."""
@@ -323,17 +329,14 @@ class Store:
 
     def add(self, row: Row) -> bool:
         """Commit one result; False if its game was already stored (the old row stays)."""
-        marks = ", ".join("?" * (len(FIELDS) - 1))
-        with self._sql("write to"):
-            cur = self.db.execute(f"INSERT OR IGNORE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})",
-                                  row.values())
+        with self._sql("write to"):  # finished_at: the table's default
+            cur = self.db.execute(self._insert_sql("INSERT OR IGNORE", FIELDS[:-1]), row.values())
         return cur.rowcount == 1
 
     def improve(self, row: Row) -> bool:
         """Replace a stored row whose bounds ``row`` tightens (a better line, a lower bound,
         or both, and neither worse; or the same bounds now confirmed exact); False (the old
         row stays) otherwise. Atomic: read and replace under one write lock."""
-        marks = ", ".join("?" * (len(FIELDS) - 1))
         with self._sql("write to"):
             self.db.execute("BEGIN IMMEDIATE")
             old = self.db.execute("SELECT max_score, upper_bound, exact FROM results WHERE key=?",
@@ -343,8 +346,7 @@ class Store:
                 # an equal result counts only if it is newly confirmed
                 or ((row.max_score, row.upper_bound) == tuple(old[:2]) and not (row.exact and not old[2])))
             if better:
-                self.db.execute(f"INSERT OR REPLACE INTO results ({', '.join(FIELDS[:-1])}) VALUES ({marks})",
-                                row.values())
+                self.db.execute(self._insert_sql("INSERT OR REPLACE", FIELDS[:-1]), row.values())
             self.db.execute("COMMIT")
         return better
 
@@ -383,6 +385,13 @@ class Store:
             if keys is None:
                 return {r[0] for r in self.db.execute(q)}
             return self._among(q + " AND", "key", keys)
+
+    def skipped_keys(self, keys: Iterable[str], *, redo_open: bool = False, redo_undecided: bool = False) -> set[str]:
+        """Among ``keys``, the stored ones a run skips (all of them, or with ``redo_open`` /
+        ``redo_undecided`` the decided ones, as :meth:`open_keys` tells them apart)."""
+        q = f"SELECT key FROM results WHERE 1{self._skip_sql(redo_open, redo_undecided)} AND"
+        with self._sql("read"):
+            return self._among(q, "key", keys)
 
     # The seed lookups: a row with a seed holds the deck that seed deals (jobs and the
     # migration check it), so a seed with the player count and the rules names one game,

@@ -333,15 +333,9 @@ def _check_terminator(game: Game, act: Action) -> None:
 def _site_seed(game: Game, seed: object) -> str | None:
     """``seed`` if the site, dealing from it, gets ``game``'s deck (with a seed it ignores
     the JSON's deck: command_table_start.go:127-139); None otherwise."""
-    if not isinstance(seed, str) or not seed:
-        return None
-    from .seeds import deck_from_seed
+    from .seeds import seed_deals
 
-    try:
-        _, _, deck = deck_from_seed(seed, game.num_players, game.variant)
-    except MalformedError:
-        return None
-    return seed if tuple(deck) == game.deck else None
+    return seed if isinstance(seed, str) and seed_deals(seed, game.num_players, game.variant, game.deck) else None
 
 
 def site_game_json(game: Game, actions: Iterable[Action], extra: Mapping[str, Any] | None = None, *,

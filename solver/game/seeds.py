@@ -372,6 +372,18 @@ def deck_from_seed(
     return players, variant, server_shuffle(_unshuffled(variant), seed64)
 
 
+def seed_deals(seed: object, players: int, variant: Variant, deck: Iterable[Card]) -> bool:
+    """Whether hanab.live, dealing from ``seed`` for ``players`` in ``variant``, gets
+    ``deck`` (False for anything that is not a seed of that game, without an error)."""
+    if not isinstance(seed, str) or not seed:
+        return False
+    try:
+        _, _, dealt = deck_from_seed(seed, players, variant)
+    except ValueError:
+        return False
+    return tuple(dealt) == tuple(deck)
+
+
 def game_from_seed(
     seed: str, players: int | None = None, rules: Rules | Variant | str | dict[str, Any] | None = None
 ) -> Game:
