@@ -19,7 +19,7 @@ from .errors import SolverError
 from .game import IllegalActionError, MalformedError, format_compact
 from .inputs import check_hand_flags, input_options, load_input
 from .outputs import check_output_path, write_output
-from .portfolio import ENGINES
+from .portfolio import ENGINES, MAX_TIMEOUT  # the longest --timeout (the solvers' timers)
 from .render import describe_position, describe_turn, status_line
 
 
@@ -121,9 +121,6 @@ def show(rec, turn, as_json):
     click.echo(describe_position(st))
 
 
-# the longest --timeout (~115 days: the solvers' timers refuse waits beyond the platform's
-# limit, threading.TIMEOUT_MAX, and inf)
-from .portfolio import MAX_TIMEOUT  # noqa: E402
 
 REPLAY_FORMATS = ("site", "ours")  # solve --replay-format: hanab.live's (checked) or our own game JSON
 

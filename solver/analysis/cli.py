@@ -16,7 +16,7 @@ from ..inputs import input_options
 def _positive(name: str, value):
     """A positive number of seconds, at most the solvers' longest wait (``inf`` and ``nan``
     refused: the timers cannot wait that long)."""
-    from ..cli import MAX_TIMEOUT
+    from ..portfolio import MAX_TIMEOUT
 
     if value is not None and not 0 < value <= MAX_TIMEOUT:
         raise MalformedError(f"{name} must be a positive number of seconds, at most {MAX_TIMEOUT:.0f}, got {value}")

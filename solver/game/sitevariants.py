@@ -32,12 +32,10 @@ from .variant import Suit, TouchRules, Variant
 
 TABLE = "hanablive_variants.tsv"
 REVERSED = " Reversed"
-_PREFIX_RULES = (  # the server's name-prefix predicates (server/src/variant.go) of rules beyond data
-    ("Up or Down", "Up or Down"), ("Sudoku", "Sudoku"), ("Throw It in a Hole", "Throw It in a Hole"),
-    ("Clue Starved", "Clue Starved"), ("Alternating Clues", "Alternating Clues"),
-)
-_FLAG_RULES = (("upOrDown", "Up or Down"), ("sudoku", "Sudoku"), ("throwItInAHole", "Throw It in a Hole"),
-               ("clueStarved", "Clue Starved"), ("alternatingClues", "Alternating Clues"))
+# the rules beyond data: the table's flag, and the name prefix the server tells them by
+# (its predicates in server/src/variant.go)
+_SPECIAL_RULES = (("upOrDown", "Up or Down"), ("sudoku", "Sudoku"), ("throwItInAHole", "Throw It in a Hole"),
+                  ("clueStarved", "Clue Starved"), ("alternatingClues", "Alternating Clues"))
 
 
 @dataclass(frozen=True)
@@ -99,10 +97,15 @@ def site_names() -> list[str]:
     return [row.split("\t")[2] for row in _text()[0].splitlines() if row.startswith("V\t")]
 
 
+def _by_name(name: str) -> _Line | None:
+    """The line of the variant of this name (exact or case-insensitive), or None."""
+    key = name.strip().lower()
+    return _find(f"\t{key}\t", 2, key) if key and "\t" not in key and "\n" not in key else None
+
+
 def site_variant(name: str) -> Variant:
     """The hanab.live variant of this name (exact or case-insensitive)."""
-    key = name.strip().lower()
-    line = _find(f"\t{key}\t", 2, key) if key and "\t" not in key and "\n" not in key else None
+    line = _by_name(name)
     if line is None:
         import difflib
 
@@ -122,8 +125,7 @@ def site_variant_by_id(vid: int) -> Variant:
 def refusal(name: str) -> str | None:
     """Why the variant of this name is not supported (None if it is, or is not a site
     variant)."""
-    key = name.strip().lower()
-    line = _find(f"\t{key}\t", 2, key)
+    line = _by_name(name)
     if line is None:
         return None
     try:
@@ -151,11 +153,8 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     def refuse(rule: str) -> MalformedError:
         return MalformedError(f"variant {name!r} (id {vid}) is not supported yet: {rule}")
 
-    for key, rule in _FLAG_RULES:
-        if _flag(flags, key):
-            raise refuse(f"{rule} has rules of its own")
-    for prefix, rule in _PREFIX_RULES:
-        if name.startswith(prefix):
+    for key, rule in _SPECIAL_RULES:
+        if _flag(flags, key) or name.startswith(rule):
             raise refuse(f"{rule} has rules of its own")
     if any(s.endswith(REVERSED) for s in suit_names):
         raise refuse("reversed suits (built from 5 down to 1)")

@@ -100,12 +100,17 @@ class Game:
         self.rank_mask = tuple(
             sum(1 << r for r in v.clue_ranks if touch(c.suit, c.rank, RANK_CLUE, r)) for c in self.deck
         )
-        # a stall needs no touched card: empty clues allowed, or a clue kind that may touch nothing
-        self.free_clues = rules.empty_clues or v.clue_always_legal(COLOR_CLUE) or v.clue_always_legal(RANK_CLUE)
-        if not self.free_clues and not all(cm or rm for cm, rm in zip(self.color_mask, self.rank_mask)):
+        # per clue kind, whether such a clue may touch no card: empty clues allowed, or a
+        # variant whose clues of that kind touch nothing (hanab.live's exception)
+        self.empty_clue_ok = {k: rules.empty_clues or v.clue_always_legal(k) for k in (COLOR_CLUE, RANK_CLUE)}
+        # a stall needs no touched card
+        self.free_clues = any(self.empty_clue_ok.values())
+        if not self.free_clues:
             # the search and the encodings take "another player holds a card" for "a stall is legal"
-            dead = next(c for c, cm, rm in zip(self.deck, self.color_mask, self.rank_mask) if not (cm or rm))
-            raise MalformedError(f"variant {v.name!r}: card {dead.to_str(v)} is touched by no clue: not supported yet")
+            dead = next((c for c, cm, rm in zip(self.deck, self.color_mask, self.rank_mask) if not (cm or rm)), None)
+            if dead is not None:
+                raise MalformedError(f"variant {v.name!r}: card {dead.to_str(v)} is touched by no clue: "
+                                     f"not supported yet")
         self.max_rank = tuple(s.max_rank for s in v.suits)
         self.max_clues = rules.clue_tokens
         self.strike_limit = v.strikes
@@ -230,8 +235,7 @@ class State:
         g = self.game
         me, n = self.current, g.num_players
         v = g.variant
-        empty_color = g.rules.empty_clues or v.clue_always_legal(COLOR_CLUE)
-        empty_rank = g.rules.empty_clues or v.clue_always_legal(RANK_CLUE)
+        empty_color, empty_rank = g.empty_clue_ok[COLOR_CLUE], g.empty_clue_ok[RANK_CLUE]
         ncolors = len(v.clue_colors)
         for off in range(1, n):
             t = (me + off) % n
@@ -339,7 +343,7 @@ class State:
             if k == RANK_CLUE and v not in g.variant.clue_ranks:
                 raise IllegalActionError(f"rank clue value {v}: not a clue rank of {g.variant.name!r}")
             tc = self.touched(t, k, v)
-            if not tc and not g.rules.empty_clues and not g.variant.clue_always_legal(k):
+            if not tc and not g.empty_clue_ok[k]:
                 what = g.variant.clue_colors[v].lower() if k == COLOR_CLUE else str(v)
                 raise IllegalActionError(f"{kind} clue {what} to {g.player_name(t)} touches no card "
                                          f"(empty clues are off)")
