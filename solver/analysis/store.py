@@ -352,12 +352,10 @@ class Store:
 
     # --- reading -------------------------------------------------------------------
 
-    def done_keys(self, keys: Iterable[str] | None = None) -> set[str]:
-        """The stored keys (among ``keys`` if given, asked in chunks)."""
+    def done_keys(self) -> set[str]:
+        """Every stored key."""
         with self._sql("read"):
-            if keys is None:
-                return {r[0] for r in self.db.execute("SELECT key FROM results")}
-            return self._among("SELECT key FROM results WHERE", "key", keys)
+            return {r[0] for r in self.db.execute("SELECT key FROM results")}
 
     def _among(self, query: str, column: str, values: Iterable, params: tuple = ()) -> set[str]:
         """``query`` (ending in WHERE or AND) restricted to ``column IN values``, 500 at a time."""
@@ -376,15 +374,12 @@ class Store:
             q += " AND max_score < perfect AND upper_bound >= perfect"
         return q
 
-    def open_keys(self, keys: Iterable[str] | None = None, undecided: bool = False) -> set[str]:
-        """Stored keys whose maximum is not exact (among ``keys`` if given); with
-        ``undecided``, only those where it is open whether the perfect score is reachable
-        (no perfect line found, no bound below it proven)."""
-        q = f"SELECT key FROM results WHERE {self._open_sql(undecided)}"
+    def open_keys(self, undecided: bool = False) -> set[str]:
+        """The stored keys whose maximum is not exact; with ``undecided``, only those where
+        it is open whether the perfect score is reachable (no perfect line found, no bound
+        below it proven)."""
         with self._sql("read"):
-            if keys is None:
-                return {r[0] for r in self.db.execute(q)}
-            return self._among(q + " AND", "key", keys)
+            return {r[0] for r in self.db.execute(f"SELECT key FROM results WHERE {self._open_sql(undecided)}")}
 
     def skipped_keys(self, keys: Iterable[str], *, redo_open: bool = False, redo_undecided: bool = False) -> set[str]:
         """Among ``keys``, the stored ones a run skips (all of them, or with ``redo_open`` /
