@@ -17,9 +17,9 @@ import click
 
 from .errors import SolverError
 from .game import IllegalActionError, MalformedError, format_compact
-from .inputs import check_hand_flags, input_options, load_input
+from .inputs import check_hand_flags, check_seconds, input_options, load_input
 from .outputs import check_output_path, write_output
-from .portfolio import ENGINES, MAX_TIMEOUT  # the longest --timeout (the solvers' timers)
+from .portfolio import ENGINES
 from .render import describe_position, describe_turn, status_line
 
 
@@ -143,9 +143,7 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine):
     If FILE contains actions, solves from the position after them."""
     from .portfolio import solve as run_solve
 
-    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:  # also rejects nan and inf
-        raise MalformedError(f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:.0f} "
-                             f"(leave it out for no limit), got {timeout}")
+    check_seconds(timeout, "--timeout", no_limit=True)
     if replay_out is not None:
         check_replay_out(rec, replay_out, replay_format)  # before the work, not after it
     elif replay_format is not None:

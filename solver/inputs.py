@@ -113,3 +113,15 @@ def check_hand_flags(one_extra_card, one_less_card) -> None:
     if one_extra_card and one_less_card:
         raise MalformedError("--one-extra-card and --one-less-card contradict each other (hand size +1 and -1): "
                              "give at most one")
+
+
+def check_seconds(value: float | None, option: str, *, no_limit: bool = False) -> None:
+    """A time limit given on the command line: positive and at most the solvers' longest
+    wait (``nan``, ``inf`` and huge values refused: the timers cannot wait that long);
+    ``no_limit``: leaving the option out means no limit (said in the message)."""
+    from .portfolio import MAX_TIMEOUT
+
+    if value is not None and not 0 < value <= MAX_TIMEOUT:  # also rejects nan
+        hint = " (leave it out for no limit)" if no_limit else ""
+        raise MalformedError(f"{option} must be a positive number of seconds, at most {MAX_TIMEOUT:.0f}{hint}, "
+                             f"got {value}")

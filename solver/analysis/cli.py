@@ -10,16 +10,7 @@ import time
 import click
 
 from ..game import MalformedError, Rules, parse_variant
-from ..inputs import input_options
-
-
-def _positive(name: str, value):
-    """A positive number of seconds, at most the solvers' longest wait (``inf`` and ``nan``
-    refused: the timers cannot wait that long)."""
-    from ..portfolio import MAX_TIMEOUT
-
-    if value is not None and not 0 < value <= MAX_TIMEOUT:
-        raise MalformedError(f"{name} must be a positive number of seconds, at most {MAX_TIMEOUT:.0f}, got {value}")
+from ..inputs import check_seconds, input_options
 
 
 def _plot_path(path: str | None):
@@ -43,7 +34,7 @@ def review(rec, actions_json, timeout, plot_path, as_json):
     from .review import format_text, plot
     from .review import review as run_review
 
-    _positive("--timeout", timeout)
+    check_seconds(timeout, "--timeout")
     _plot_path(plot_path)
     if plot_path is not None:
         check_output_path(plot_path, "--plot")
@@ -111,7 +102,7 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
     from .run import JobError, run_batch
     from .store import Store
 
-    _positive("--timeout", timeout)
+    check_seconds(timeout, "--timeout")
     if players is not None and not 2 <= players <= 6:
         raise MalformedError(f"bad player count {players}: must be 2 to 6")
     if workers is not None and workers < 1:
