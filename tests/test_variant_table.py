@@ -57,7 +57,6 @@ def test_variants_beyond_the_data_are_refused_by_name(name, reason):
 @pytest.mark.parametrize("name", [n for n in BUILTIN if BUILTIN[n].hanablive_id is not None])
 def test_the_built_in_site_variants_are_the_tables(name):
     ours = BUILTIN[name]
-    site = site_variant(name) if name.lower() != name else None
     from solver.game.sitevariants import _build, _find
 
     site = _build(*_find(f"\t{name.lower()}\t", 2, name.lower()))
