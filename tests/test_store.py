@@ -394,6 +394,26 @@ def test_two_writers_of_the_same_jobs_count_only_their_real_inserts(tmp_path):
         assert r["solved"] + r["stored_meanwhile"] + r["skipped"] == r["total"] == 30
 
 
+def test_a_job_another_writer_stores_after_the_count_is_counted_as_skipped(tmp_path):
+    """Seen once in CI (two writers): a row stored by another run between the count at the
+    start and the check of its batch was counted nowhere (0 + 15 + 14 of 30)."""
+    from solver.analysis.run import run_batch
+
+    db = tmp_path / "s.sqlite"
+    jobs = make_jobs(["p3v0s1..4"])
+    other_row = solve_job(jobs[1], timeout=10)
+
+    def another_writer_meanwhile(n):
+        assert n == 4  # counted before the other run's row lands
+        with Store(db) as other:
+            assert other.add(other_row)
+
+    with Store(db) as st:
+        res = run_batch(jobs, st, timeout=10, workers=1, on_start=another_writer_meanwhile)
+    assert (res.total, res.solved, res.stored_meanwhile, res.skipped) == (4, 3, 0, 1)
+    assert len(stored(db)) == 4
+
+
 # --- SIGTERM ---------------------------------------------------------------------------------------
 
 def test_sigterm_to_analyse_stops_the_workers_quietly_and_keeps_the_rows(tmp_path):

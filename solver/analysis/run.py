@@ -32,7 +32,7 @@ class JobError(Exception):
 @dataclass
 class BatchResult:
     total: int  # jobs asked for
-    skipped: int  # already in the store before the run
+    skipped: int  # found in the store: at the start, or (another writer's) when their batch was checked
     solved: int  # solved and stored by this run (real inserts or replacements)
     stored_meanwhile: int = 0  # solved, but meanwhile stored by another writer (or the same game twice)
     repeats: int = 0  # inputs dropped before the run as the same game as an earlier one
@@ -162,6 +162,9 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
         close = getattr(results, "close", None)
         if close is not None:
             close()  # stop the workers now (a store error, an interrupt), not at garbage collection
+    # every job is solved here or found stored: at the start (the count above, for on_start)
+    # or, stored meanwhile by another writer, when its batch is checked against the store
+    skipped = len(jobs) - (solved + meanwhile + unchanged)
     return BatchResult(len(jobs), skipped, solved, meanwhile, jobs.repeats, unchanged)
 
 
