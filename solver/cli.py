@@ -16,7 +16,7 @@ import sys
 import click
 
 from .errors import SolverError
-from .game import IllegalActionError, MalformedError, format_compact
+from .game import END_WORDS, IllegalActionError, MalformedError, format_compact
 from .inputs import check_hand_flags, check_seconds, input_options, load_input
 from .outputs import check_output_path, write_output
 from .portfolio import ENGINES
@@ -65,6 +65,11 @@ def end_reason(st) -> str:
     return st.end_reason or "unfinished"
 
 
+def end_in_words(st) -> str:
+    """The end reason with what it means: ``no_plays (no card left can be played ...)``."""
+    return f"{st.end_reason} ({END_WORDS[st.end_reason]})" if st.end_reason else "unfinished"
+
+
 @cli.command()
 @input_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of the log.")
@@ -99,7 +104,7 @@ def replay(rec, as_json):
     for line in log:
         click.echo(line)
     click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, turn {st.turn} "
-               f"({st.turn} actions), end: {end_reason(st)}")
+               f"({st.turn} actions), end: {end_in_words(st)}")
 
 
 @cli.command()
@@ -177,7 +182,7 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine):
         line = describe_turn(st, a)
         st.push(a)
         click.echo(f"{line:<60} {status_line(st)}")
-    click.echo(f"Final: score {st.score}, end: {end_reason(st)}")
+    click.echo(f"Final: score {st.score}, end: {end_in_words(st)}")
 
 
 def check_replay_out(rec, path: str, fmt: str | None) -> None:

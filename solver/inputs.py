@@ -94,14 +94,18 @@ def input_options(f):
     @click.option("--reserve-token", is_flag=True, default=None, help="Advanced game's reserve 9th clue token.")
     @click.option("--one-extra-card", is_flag=True, default=None, help="Hand size +1.")
     @click.option("--one-less-card", is_flag=True, default=None, help="Hand size -1.")
+    @click.option("--play-to-the-end", is_flag=True, default=None,
+                  help="The printed end of game: play on until the final round is over (by default the "
+                       "game also ends as hanab.live ends it, once nothing more can be scored).")
     @functools.wraps(f)
     def wrapper(file, deck, seed, example, players, variant, empty_clues, deck_plays, strikeout_score,
-                reserve_token, one_extra_card, one_less_card, **kw):
+                reserve_token, one_extra_card, one_less_card, play_to_the_end, **kw):
         if players is not None and not 2 <= players <= 6:
             raise MalformedError(f"bad player count {players}: must be 2 to 6")
         check_hand_flags(one_extra_card, one_less_card)
         flags = dict(empty_clues=empty_clues, deck_plays=deck_plays, strikeout_score=strikeout_score,
-                     reserve_token=reserve_token, one_extra_card=one_extra_card, one_less_card=one_less_card)
+                     reserve_token=reserve_token, one_extra_card=one_extra_card, one_less_card=one_less_card,
+                     play_to_the_end=play_to_the_end)
         rec = load_input(file, deck=deck, players=players, variant=variant, example=example, seed=seed,
                          flags=flags)
         return f(rec, **kw)

@@ -73,7 +73,7 @@ def _check_variant(variant):
 class RefGame:
     def __init__(self, variant, players, deck, empty_clues=False,
                  keep_stacks_on_strikeout=False, deck_plays=False,
-                 starting_player=0):
+                 starting_player=0, play_to_the_end=False):
         _check_variant(variant)
         if not isinstance(players, int) or players < 2:
             raise ValueError("players must be an int >= 2")
@@ -94,6 +94,11 @@ class RefGame:
         self.empty_clues = bool(empty_clues)
         self.keep_stacks_on_strikeout = bool(keep_stacks_on_strikeout)
         self.deck_plays = bool(deck_plays)
+        # False: the game also ends as hanab.live ends it (server/src/game.go CheckEnd):
+        # once the score equals the site's maximum score, or when no card that would
+        # extend a stack is left but discarded ones and cards marked "cannot be played"
+        # (held by a player who took a turn after the last card was drawn)
+        self.play_to_the_end = bool(play_to_the_end)
         self.max_clues = variant["clueTokens"]
         self.strike_limit = variant.get("strikes", 3)
         self.max_rank = max(variant["ranks"])
@@ -111,6 +116,7 @@ class RefGame:
         self.discards = []
         self.turns_left = None
         self._over = False
+        self.cannot_play = set()  # card orders marked "cannot be played"
         if self.next_draw == len(self.deck):
             self.turns_left = players
 
@@ -234,6 +240,7 @@ class RefGame:
         g.hands = [list(h) for h in self.hands]
         g.stacks = list(self.stacks)
         g.discards = list(self.discards)
+        g.cannot_play = set(self.cannot_play)
         return g
 
     def apply(self, action):
@@ -268,8 +275,11 @@ class RefGame:
         else:  # color / rank clue
             g.clues -= 1
 
-        # final-round bookkeeping
+        # final-round bookkeeping; a player who acts once the last card is drawn (not
+        # the one who drew it) has had their last turn: their cards cannot be played
         deck_became_empty = deck_had_cards and g._deck_remaining() == 0
+        if g.turns_left is not None:
+            g.cannot_play.update(g.hands[me])
         if deck_became_empty:
             g.turns_left = g.players
         elif g.turns_left is not None:
@@ -282,9 +292,33 @@ class RefGame:
             g._over = True
         elif g.turns_left is not None and g.turns_left == 0:
             g._over = True
+        elif not g.play_to_the_end and (sum(g.stacks) == g._site_max_score() or g._nothing_playable()):
+            g._over = True
 
         g.current = (g.current + 1) % g.players
         return g
+
+    def _site_max_score(self):
+        """Per suit, ranks counted up from 1 while some copy is not discarded."""
+        total = 0
+        for suit in range(self.num_suits):
+            for rank in range(1, self.max_rank + 1):
+                copies = [o for o, c in enumerate(self.deck) if c == (suit, rank)]
+                if not copies or all(o in self.discards for o in copies):
+                    break
+                total += 1
+        return total
+
+    def _nothing_playable(self):
+        """No stack's next card is anywhere but in the discards or marked."""
+        for suit in range(self.num_suits):
+            if self.stacks[suit] == self.max_rank:
+                continue
+            want = (suit, self.stacks[suit] + 1)
+            for o, c in enumerate(self.deck):
+                if c == want and o not in self.discards and o not in self.cannot_play:
+                    return False
+        return True
 
     def snapshot(self):
         return {
@@ -313,6 +347,7 @@ class RefGame:
             tuple(self.discards),
             self.turns_left,
             self._over,
+            tuple(sorted(self.cannot_play)),
         )
 
 

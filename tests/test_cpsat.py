@@ -57,10 +57,12 @@ def random_position(seed, max_moves: int = 5):
         "keep_stacks_on_strikeout": rng.random() < 0.3,
         "deck_plays": rng.random() < 0.4,
         "starting_player": rng.randrange(players),
+        "play_to_the_end": rng.random() < 0.3,
     }
     ref = RefGame(variant, players, deck, **opts)
     rules = Rules(custom_variant(variant), empty_clues=opts["empty_clues"], deck_plays=opts["deck_plays"],
-                  strikeout_score="stacks" if opts["keep_stacks_on_strikeout"] else "zero")
+                  strikeout_score="stacks" if opts["keep_stacks_on_strikeout"] else "zero",
+                  play_to_the_end=opts["play_to_the_end"])
     game = Game(rules, players, [Card(s, r) for s, r in deck], starting_player=opts["starting_player"])
     state = game.initial_state()
     for _ in range(rng.randrange(0, max_moves + 1)):
@@ -227,10 +229,12 @@ def test_strikeout_score(score, want):
     assert_replays(st, res)
 
 
-@pytest.mark.parametrize("empty, want", [(False, 5), (True, 6)])
-def test_empty_clues(empty, want):
+# the printed end: without empty clues a move is forced after the last point; the site's
+# end of game stops there and keeps the point
+@pytest.mark.parametrize("empty, to_the_end, want", [(False, True, 5), (True, True, 6), (False, False, 6)])
+def test_empty_clues(empty, to_the_end, want):
     st = _tiny({"suits": 3, "ranks": [1, 2, 3], "handSize": 1, "clueTokens": 1, "strikes": 1},
-               "g2 r1 g1 r2 y3 r3 y1 y2 g3", empty_clues=empty)
+               "g2 r1 g1 r2 y3 r3 y1 y2 g3", empty_clues=empty, play_to_the_end=to_the_end)
     res = cpsat_max(st, seed_tries=0)
     assert (res.status, res.max_score) == ("optimal", want)
     assert_replays(st, res)

@@ -252,7 +252,7 @@ def test_gallery_graphs(path):
 
 
 def test_graph_is_deterministic():
-    p = load_puzzle(REPO / "docs" / "puzzles" / "p5-t40-s2035-d6.json")
+    p = load_puzzle(REPO / "docs" / "puzzles" / "p5-t39-s2035-d8.json")
     a = solution_graph(p.position(), p.target)
     b = solution_graph(p.position(), p.target)
     assert list(a.nodes(data=True)) == list(b.nodes(data=True))
@@ -367,14 +367,21 @@ def test_cli_graph_errors(tmp_path):
 
 # ---- the rating --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", GALLERY, ids=lambda p: p.stem)
+OLD_PUZZLE = REPO / "tests" / "data" / "puzzle_generator_1_1.json"
+
+
+@pytest.mark.parametrize("path", GALLERY + [OLD_PUZZLE], ids=lambda p: p.stem)
 def test_gallery_ratings_still_follow_from_their_features(path):
-    """Puzzles of earlier generator versions (no graph features) keep their rating and
-    difficulty: the rating without ``lines`` is the formula they were rated with."""
+    """The gallery's ratings follow from their features; puzzles of earlier generator
+    versions (no graph features) keep theirs: the rating without ``lines`` is the formula
+    they were rated with."""
     p = load_puzzle(path)
     md = p.metadata
-    if md["generator"] != GENERATOR_VERSION:  # the gallery as it is: puzzles 1.1
+    if path == OLD_PUZZLE:
+        assert md["generator"] == "puzzles 1.1" != GENERATOR_VERSION
         assert "lines" not in md["features"] and analysis.graph_term(md["features"]) == 0.0
+    else:
+        assert md["generator"] == GENERATOR_VERSION
     assert analysis.rating(md["features"]) == md["rating"]
     assert analysis.difficulty(md["rating"]) == md["difficulty"]
 
@@ -383,8 +390,9 @@ def test_graph_features():
     p = load_puzzle(REPO / "docs" / "puzzles" / "p3-t48-s2025-d65.json")
     st = p.position()
     f = analysis.graph_features(st, p.target, analysis.GENERATOR_LIMITS)
-    assert f == {"lines": 56, "forced": 3, "graph_nodes": 154}
-    old = dict(p.metadata["features"])
+    assert f == {k: p.metadata["features"][k] for k in f}  # as the generator stored them
+    assert f["lines"] > 1 and f["graph_nodes"] > f["lines"]
+    old = {k: v for k, v in p.metadata["features"].items() if k not in f}
     new = dict(old, **f)
     assert analysis.rating(new) != analysis.rating(old)
     # a graph over the cap degrades to None, and the rating then ignores it

@@ -147,8 +147,9 @@ def test_check_rejects_a_bad_field_in_one_line(tmp_path, field, value, message):
 
 
 def test_the_gallery_and_the_example_read_and_check():
-    """The committed puzzles (generator 1.1) pass every new shape and claim check."""
-    for f in sorted(GALLERY.glob("*.json")):
+    """The committed puzzles, and one of the earlier generator 1.1, pass every shape and
+    claim check."""
+    for f in sorted(GALLERY.glob("*.json")) + [REPO / "tests" / "data" / "puzzle_generator_1_1.json"]:
         rep = check_puzzle(load_puzzle(f), LIMITS)
         assert rep.valid, (f.name, rep.problems)
 
@@ -162,8 +163,8 @@ def test_every_command_rejects_a_bad_field(tmp_path):
 # ---- 1b. claims the checker recomputes: invalid, exit code 1 -----------------------------
 
 WRONG_CLAIMS = [
-    ("metadata.difficulty", "hard", "metadata.difficulty: the puzzle says 'hard', its rating 10.9 makes it 'easy'"),
-    ("metadata.rating", 19.0, "metadata.rating: the puzzle says 19.0, its features rate 10.9"),
+    ("metadata.difficulty", "hard", "metadata.difficulty: the puzzle says 'hard', its rating 11.3 makes it 'easy'"),
+    ("metadata.rating", 19.0, "metadata.rating: the puzzle says 19.0, its features rate 11.3"),
     ("metadata.features.plays", 4, "metadata.features.plays: the puzzle says 4, it is 3"),
     ("metadata.features.crux", 2, "metadata.features.crux: the puzzle says 2, it is 1"),
     ("metadata.greedy.line", "pg5 pg4 dg4", "metadata.greedy: the puzzle says 'pg5 pg4 dg4' scoring 24, the greedy "

@@ -35,6 +35,7 @@ def setups(draw, max_suits=3, max_rank=4, max_cards=4, max_players=4, max_hand=3
         "stacks": draw(st.booleans()),
         "deck_plays": draw(st.booleans()),
         "start": draw(st.integers(0, players - 1)),
+        "to_the_end": draw(st.booleans()),
     }
     return variant, players, deck, opts
 
@@ -73,9 +74,10 @@ def play_both(setup, data):
     variant, players, deck, opts = setup
     ref = RefGame(variant, players, deck, empty_clues=opts["empty_clues"],
                   keep_stacks_on_strikeout=opts["stacks"], deck_plays=opts["deck_plays"],
-                  starting_player=opts["start"])
+                  starting_player=opts["start"], play_to_the_end=opts["to_the_end"])
     rules = Rules(custom_variant(variant), empty_clues=opts["empty_clues"],
-                  strikeout_score="stacks" if opts["stacks"] else "zero", deck_plays=opts["deck_plays"])
+                  strikeout_score="stacks" if opts["stacks"] else "zero", deck_plays=opts["deck_plays"],
+                  play_to_the_end=opts["to_the_end"])
     game = Game(rules, players, [Card(s, r) for s, r in deck], starting_player=opts["start"])
     state = game.initial_state()
     n_colors = variant["suits"]
@@ -90,8 +92,12 @@ def play_both(setup, data):
                 want = "strikeout"
             elif all(s == ref.max_rank for s in ref.stacks):
                 want = "perfect"
-            else:
+            elif ref.turns_left == 0:
                 want = "final_round"
+            elif sum(ref.stacks) == ref._site_max_score():
+                want = "max_score"
+            else:
+                want = "no_plays"
             assert state.end_reason == want
         else:
             assert state.end_reason is None

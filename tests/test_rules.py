@@ -307,7 +307,7 @@ def test_playing_a_five_at_max_tokens_gains_nothing():
 
 def test_custom_suit_is_complete_at_its_highest_rank():
     # ranks 1 1 2: red is complete at 2, which returns a token (1 of 2 used)
-    st = make_game(V2, "r1 y1 r2 y2 r1 y1").initial_state()
+    st = make_game(V2, "r1 y1 r2 y2 r1 y1", play_to_the_end=True).initial_state()
     do(st, Action.play(0))                 # A r1, draws #4
     do(st, Action.rank_clue(0, 1))         # B clues Alice's 1s (#1 y1, #4 r1): tokens 1
     do(st, Action.play(1))                 # A y1, draws #5
@@ -372,7 +372,7 @@ def test_custom_strike_limit():
 def test_final_round_every_player_including_drawer_gets_one_turn():
     # 3 players, hand 1: #0 r1 | #1 r2 | #2 r3 | deck #3 r1
     st = make_game({"suits": 1, "ranks": [1, 1, 2, 3], "handSize": 1, "clueTokens": 2},
-                   "r1 r2 r3 r1", 3).initial_state()
+                   "r1 r2 r3 r1", 3, play_to_the_end=True).initial_state()
     do(st, Action.play(0))  # Alice draws the last card
     assert st.snapshot() == S(1, [[3], [1], [2]], 4, [1], 2, turns_left=3)
     do(st, Action.play(1))  # Bob: no card to draw
@@ -386,13 +386,69 @@ def test_final_round_every_player_including_drawer_gets_one_turn():
 
 
 def test_deal_that_empties_the_deck_starts_the_final_round():
-    st = make_game({"suits": 1, "ranks": [1, 2], "handSize": 1, "clueTokens": 1}, "r1 r2").initial_state()
+    st = make_game({"suits": 1, "ranks": [1, 2], "handSize": 1, "clueTokens": 1}, "r1 r2",
+                   play_to_the_end=True).initial_state()
     assert st.snapshot() == S(0, [[0], [1]], 2, [0], 1, turns_left=2)
     do(st, Action.rank_clue(1, 2))
     assert st.snapshot() == S(1, [[0], [1]], 2, [0], 0, turns_left=1)
     do(st, Action.discard(1))
     assert st.snapshot() == S(0, [[0], []], 2, [0], 1, discards=[1], turns_left=0, over=True)
     assert st.end_reason == "final_round"
+
+
+# ---------------------------------------------------------------- the site's end of game
+def test_site_ends_the_game_when_the_score_is_the_most_still_reachable():
+    # one suit r1 r1 r2 r3, hand 1: #0 r1 | #1 r3 | deck #2 r2 #3 r1
+    for to_the_end in (False, True):
+        st = make_game({"suits": 1, "ranks": [1, 1, 2, 3], "handSize": 1, "clueTokens": 2},
+                       "r1 r3 r2 r1", play_to_the_end=to_the_end).initial_state()
+        do(st, Action.play(0))          # Alice r1, draws #2 r2
+        do(st, Action.rank_clue(0, 2))  # Bob
+        do(st, Action.discard(2))       # Alice discards the only r2: 1 is all red can reach
+        assert st.score == 1 == st.max_reachable()
+        if to_the_end:  # the printed rules play on through the final round
+            assert not st.over and st.turns_left == 2
+        else:
+            assert st.over and st.end_reason == "max_score" and st.legal_actions() == []
+            illegal(st, Action.rank_clue(0, 1), "the game is over (max_score)")
+
+
+def test_site_ends_the_final_round_when_only_finished_players_hold_a_card_to_play():
+    # 3 players, hand 1: #0 r1 | #1 r2 | #2 r3 | deck #3 r1
+    st = make_game({"suits": 1, "ranks": [1, 1, 2, 3], "handSize": 1, "clueTokens": 2},
+                   "r1 r2 r3 r1", 3).initial_state()
+    do(st, Action.play(0))  # Alice draws the last card: her hand stays live
+    do(st, Action.play(1))  # Bob r2, his last turn
+    assert not st.over
+    do(st, Action.rank_clue(0, 1))  # Cathy's last turn: she keeps r3, which nobody can play now
+    assert st.over and st.end_reason == "no_plays" and st.score == 2 and st.max_reachable() == 3
+    assert st.turns_left == 1  # Alice's last turn is not played
+
+
+def test_site_end_keeps_the_drawers_hand_and_the_players_still_to_act_live():
+    # 3 players, hand 1: #0 y1 | #1 r1 | #2 y2 | deck #3 r2
+    st = make_game({"suits": 2, "ranks": [1, 2], "handSize": 1, "clueTokens": 3},
+                   "y1 r1 y2 r2", 3).initial_state()
+    do(st, Action.rank_clue(1, 1))  # Alice
+    do(st, Action.play(1))          # Bob r1, draws the last card (#3 r2)
+    do(st, Action.rank_clue(0, 1))  # Cathy's last turn: her y2 is dead, Alice's y1 is not
+    assert not st.over
+    do(st, Action.play(0))          # Alice y1: y2 is Cathy's (dead), r2 the drawer's (live)
+    assert not st.over and st.current == 1
+    do(st, Action.play(3))          # Bob r2: the final round is over
+    assert st.over and st.end_reason == "final_round" and st.score == 3
+
+
+def test_site_end_pops_back():
+    st = make_game({"suits": 1, "ranks": [1, 1, 2, 3], "handSize": 1, "clueTokens": 2},
+                   "r1 r3 r2 r1").initial_state()
+    do(st, Action.play(0))
+    do(st, Action.rank_clue(0, 2))
+    before = st.snapshot()
+    do(st, Action.discard(2))
+    assert st.over
+    st.pop()
+    assert st.snapshot() == before and not st.over and st.end_reason is None
 
 
 # ---------------------------------------------------------------- options
@@ -447,7 +503,7 @@ DP_V = {"suits": 1, "ranks": [1, 1, 2, 3], "handSize": 1, "clueTokens": 1}
 
 def test_deck_plays_last_card_playable_then_final_round():
     # #0 r1 | #1 r1 | deck #2 r3 #3 r2
-    st = make_game(DP_V, "r1 r1 r3 r2", deck_plays=True).initial_state()
+    st = make_game(DP_V, "r1 r1 r3 r2", deck_plays=True, play_to_the_end=True).initial_state()
     assert Action.play(3) not in st.legal_actions()  # two cards left: not yet
     illegal(st, Action.play(3), "still in the deck")
     do(st, Action.play(0))

@@ -58,10 +58,11 @@ def _random_position(seed):
         "strikeout_score": rng.choice(["zero", "stacks"]),
     }
     first = rng.randrange(players)
+    opts["play_to_the_end"] = rng.random() < 0.3
     game = Game(Rules(v, **opts), players, [Card(s, r) for s, r in cards], starting_player=first)
     ref = RefGame(vd, players, cards, empty_clues=opts["empty_clues"],
                   keep_stacks_on_strikeout=opts["strikeout_score"] == "stacks",
-                  deck_plays=opts["deck_plays"], starting_player=first)
+                  deck_plays=opts["deck_plays"], starting_player=first, play_to_the_end=opts["play_to_the_end"])
     st = game.initial_state()
     for _ in range(rng.choice([0, 0, 1, 2, 3, 4])):
         if st.over:

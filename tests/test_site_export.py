@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -221,20 +222,25 @@ def test_none_added_to_a_game_that_ended_by_itself():
 
 # ---------------------------------------------------------------- 5. the site's own end of a game
 def test_moves_after_the_sites_end_are_dropped():
-    """The site also ends a game when no card is left to play (game.go CheckEnd); the
-    engine plays on to the final round. The greedy line of some seed shows it."""
+    """The site also ends a game when nothing more can be scored (game.go CheckEnd); the
+    printed rules play on to the final round. The greedy line of some seed under the
+    printed rules shows it: written for the site, it stops where the site stops."""
     for n in range(1, 200):
         game = game_from_seed(f"p2v0s{n}")
-        line, score = greedy_line(game.initial_state())
+        printed = Game(replace(game.rules, play_to_the_end=True), 2, game.deck)
+        line, score = greedy_line(printed.initial_state())
         end = site_end(game, line)
         if end is not None and end < len(line):
             break
     else:
         pytest.fail("no greedy line the site ends early")
+    assert site_end(printed, line) == end  # the site's end, whatever the game's own rules
     out = site_game_json(game, line)
     assert out["actions"] == [a.to_json() for a in line[:end]]
     st = load_text(json.dumps(out), "x").state_after()
-    assert not st.over and st.score == score == st.max_reachable()  # nothing more to score
+    assert st.over and st.end_reason in ("max_score", "no_plays") and st.score == score
+    with pytest.raises(MalformedError, match="playToTheEnd"):
+        site_game_json(printed, line)
 
 
 @pytest.mark.parametrize("path", real_game_files(), ids=lambda p: p.name)

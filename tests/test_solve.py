@@ -40,6 +40,7 @@ from solver.game import (
     format_compact,
     game_from_json,
     game_to_json,
+    parse_compact,
     parse_variant,
 )
 from solver.portfolio import solve
@@ -87,17 +88,19 @@ class Case:
     stacks: bool = False  # strikeout_score == "stacks"
     deck_plays: bool = False
     start: int = 0
+    to_the_end: bool = False  # the printed end of game (else the site's)
     prefix: list = field(default_factory=list)  # engine Actions
 
     def game(self) -> Game:
         rules = Rules(custom_variant(self.variant), empty_clues=self.empty_clues,
-                      strikeout_score="stacks" if self.stacks else "zero", deck_plays=self.deck_plays)
+                      strikeout_score="stacks" if self.stacks else "zero", deck_plays=self.deck_plays,
+                      play_to_the_end=self.to_the_end)
         return Game(rules, self.players, [Card(s, r) for s, r in self.deck], starting_player=self.start)
 
     def ref_game(self) -> RefGame:
         return RefGame(self.variant, self.players, self.deck, empty_clues=self.empty_clues,
                        keep_stacks_on_strikeout=self.stacks, deck_plays=self.deck_plays,
-                       starting_player=self.start)
+                       starting_player=self.start, play_to_the_end=self.to_the_end)
 
     def positions(self):
         """(engine state, reference game) after the prefix, both replayed from the start."""
@@ -113,7 +116,7 @@ class Case:
         return (
             f"variant={self.variant!r} players={self.players} start={self.start}\n"
             f"  options: empty_clues={self.empty_clues} strikeout_score={'stacks' if self.stacks else 'zero'} "
-            f"deck_plays={self.deck_plays}\n"
+            f"deck_plays={self.deck_plays} play_to_the_end={self.to_the_end}\n"
             f"  deck={format_compact(g.deck, g.variant)!r}  ({self.deck})\n"
             f"  prefix ({len(self.prefix)} actions)={[as_tuple(a) for a in self.prefix]}\n"
             f"  hanab.live JSON: {json.dumps(game_to_json(g, self.prefix))}"
@@ -138,7 +141,7 @@ def random_case(rng: random.Random, *, max_cards: int, max_suits: int = 3, max_r
     deck = composition(variant)
     rng.shuffle(deck)
     return Case(variant, players, deck, empty_clues=rng.random() < 0.5, stacks=rng.random() < 0.5,
-                deck_plays=rng.random() < 0.5, start=rng.randrange(players))
+                deck_plays=rng.random() < 0.5, start=rng.randrange(players), to_the_end=rng.random() < 0.3)
 
 
 def random_prefix(rng: random.Random, state, *, stop_deck_left: int | None = None, max_moves: int | None = None,
@@ -331,11 +334,18 @@ SPECIAL = [
     # empty clues as stalls
     Case({"suits": 1, "ranks": [1, 2, 3, 4], "handSize": 1, "clueTokens": 3, "strikes": 1}, 3,
          [(0, 4), (0, 3), (0, 1), (0, 2)], empty_clues=True),
+    # no tokens, one-card hands: the site's end stops the game before the misplays that the
+    # printed rules force into a strikeout (3 against 0)
+    Case({"suits": 3, "ranks": [1, 4], "handSize": 1, "clueTokens": 0}, 2,
+         [(2, 1), (0, 1), (0, 4), (1, 4), (2, 4), (1, 1)], deck_plays=True),
+    Case({"suits": 3, "ranks": [1, 4], "handSize": 1, "clueTokens": 0}, 2,
+         [(2, 1), (0, 1), (0, 4), (1, 4), (2, 4), (1, 1)], deck_plays=True, to_the_end=True),
 ]
 
 
 @pytest.mark.parametrize("case", SPECIAL, ids=lambda c: f"{c.variant['suits']}x{''.join(map(str, c.variant['ranks']))}"
-                         f"-p{c.players}-dp{int(c.deck_plays)}-ec{int(c.empty_clues)}-t{len(c.prefix)}")
+                         f"-p{c.players}-dp{int(c.deck_plays)}-ec{int(c.empty_clues)}-t{len(c.prefix)}"
+                         f"{'-printed' if c.to_the_end else ''}")
 def test_brute_force_special_positions(case):
     agree_with_brute_force(case)
     # and from every position along a random line of the same game
@@ -629,3 +639,33 @@ def test_confirmation_time_grows_with_a_long_timeout():
     assert run._confirm_cap() == CONFIRM_SECONDS  # (and _left cuts it to the deadline)
     run.deadline = _time.monotonic() + 300
     assert 140 < run._confirm_cap() <= 150  # half of what the deadline leaves
+
+
+# ---- the site's end of game changes the maximum: it spares a forced strikeout --------------
+SPARED = ({"suits": 3, "ranks": [1, 4], "handSize": 1, "clueTokens": 0}, "g1 r1 r4 y4 g4 y1")
+
+
+@pytest.mark.parametrize("to_the_end, want", [(False, 3), (True, 0)])
+@pytest.mark.parametrize("engine", ["portfolio", "search", "sat", "cpsat", "sat-turns"])
+def test_the_sites_end_spares_a_forced_strikeout(engine, to_the_end, want):
+    """No tokens at all: every turn is a play. After g1 and r1 (and r4 with deck plays), each
+    card left misplays; under the printed rules the team plays on into a strikeout (0), the
+    site ends the game as soon as nothing more can be scored (3). The brute force agrees."""
+    from solver.encodings.sat import sat_max
+
+    spec, deck = SPARED
+    v = custom_variant(spec)
+    game = Game(Rules(v, deck_plays=True, play_to_the_end=to_the_end), 2, parse_compact(deck, v))
+    ref = RefGame(spec, 2, [(c.suit, c.rank) for c in game.deck], deck_plays=True, play_to_the_end=to_the_end)
+    assert brute_force_max(ref) == want
+    if engine == "sat-turns":
+        res = sat_max(game.initial_state(), model="turns")
+        assert (res.max_score, res.exact) == (want, True)
+        line = res.actions
+    else:
+        sol = solve(game, engine=engine)
+        assert sol.max_score == want and sol.upper_bound == want
+        line = sol.actions
+    end = game.initial_state().apply_all(line)
+    assert end.over and end.score == want
+    assert end.end_reason in (("strikeout",) if to_the_end else ("max_score", "no_plays"))

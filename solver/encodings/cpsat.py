@@ -286,6 +286,7 @@ class _Encoding:
         self.held = {}
         self.emptied = {}
         self.uses_any = {}  # e -> literal: event e uses a card from the hand (final-round clues)
+        self.done = {}  # e -> literal: (the site's end) nothing more can be scored at event e
 
         # score: the final score (0 after a strikeout unless the stacks are kept)
         self.score = m.new_int_var(0, self.game.perfect_score, "score")
@@ -457,7 +458,19 @@ class _Encoding:
         # -- The game ends after an event that reaches the strike limit or completes every
         #    stack, and after the last event of the final round (alive[E] is False). ----------
         for e in range(1, E):
-            self._and(self.alive[e], [self.alive[e - 1], _neg(self.struck[e]), _neg(self.perfect[e])])
+            goes_on = [self.alive[e - 1], _neg(self.struck[e]), _neg(self.perfect[e])]
+            if not self.game.site_end:
+                self._and(self.alive[e], goes_on)
+                continue
+            # hanab.live also ends the game once nothing more can be scored (Game.site_end):
+            # it may stop at event e only then (done[e], below). Stopping changes no score; it
+            # spares the moves that would follow (a forced misplay).
+            for lit in goes_on:
+                self._implies(self.alive[e], lit)
+            self.done[e] = m.new_bool_var(f"done[{e}]")
+            self._clause(self.alive[e], *[_neg(lit) for lit in goes_on], self.done[e])
+        if self.game.site_end:
+            self._site_end()
 
         # -- The score: the sum of the final stacks, or 0 after a strikeout (unless the rules
         #    keep the stacks). Only lines scoring at least ``target`` (and at most ``upper``)
@@ -477,6 +490,44 @@ class _Encoding:
             self._redundant()
         if self.symmetry:
             self._symmetry()
+
+    def _site_end(self) -> None:
+        """-- What done[e] needs: every incomplete stack's next card is gone — each copy
+        discarded or misplayed (used while its stack is below it) or, from the second
+        final-round turn on, held by a player who has had their last turn: one who acted in
+        the final round (deck card j is held by the actor of step j), or, when the position
+        is in the final round already, one who acted before it. --------------------------"""
+        n, D = self.n, self.D
+        tl = self.state.turns_left
+        first = self.state.current
+        finished0 = set() if tl is None else {p for p in range(n) if (p - first) % n >= tl}
+        needed: dict[tuple[int, int], list[int]] = {}
+        for o in self.live:
+            s, r = self.suit[o], self.rank[o]
+            if self.st0[s] < r <= self.reach[s]:
+                needed.setdefault((s, r), []).append(o)
+        for e, dn in self.done.items():
+            final = D == 0 or e > D
+            acted = {}
+            if final:
+                for p in range(n):
+                    if p in finished0:
+                        acted[p] = True
+                    else:
+                        x = acted[p] = self.model.new_bool_var(f"acted[{e},{p}]")
+                        self._clause(_neg(x), *[self.actor[e2, p] for e2 in range(D, e)])
+            for (s, r), copies in needed.items():
+                gap = [_neg(dn), _neg(self.ge_stack(e, s, r - 1)), self.ge_stack(e, s, r)]
+                for o in copies:
+                    gone = gap + [self.is_used(e, o)]
+                    if not final:
+                        self._clause(*gone)
+                    elif o in self.holder0:
+                        self._clause(*gone, acted[self.holder0[o]])
+                    else:
+                        j = self.deck_index(o)
+                        for p in range(n):
+                            self._clause(*gone, _neg(self.actor[j, p]), acted[p])
 
     def _exactly_one(self, lits) -> None:
         if any(lit is True for lit in lits):
@@ -680,7 +731,7 @@ class _Encoding:
         st = self.state.copy()
         actions = []
         for e in range(self.E):
-            if not value(self.alive[e]):
+            if not value(self.alive[e]) or st.over:  # (the engine may end it first: Game.site_end)
                 break
             if e < self.D and self.M > 0:
                 for _ in range(solver.value(self.run[e])):

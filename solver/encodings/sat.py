@@ -130,6 +130,21 @@ class _Data:
         self.types = sorted({(self.suit[o], self.rank[o]) for o in self.live})
         self.owner0 = {o: p for p, hand in enumerate(self.hand0) for o in hand}
         self.deck_index = {o: j for j, o in enumerate(self.deck)}
+        # hanab.live's end of game (Game.site_end), and the players who have already had
+        # their last turn (in the final round: all but the next turns_left)
+        self.site_end = g.site_end
+        tl = self.turns_left0
+        self.finished0 = set() if tl is None else {p for p in range(self.N)
+                                                   if (p - self.first) % self.N >= tl}
+
+    def needed_copies(self) -> list[tuple[int, int, list[int]]]:
+        """Per card type above its stack: ``(suit, rank, live copies)``."""
+        groups: dict[tuple[int, int], list[int]] = {}
+        for o in self.live:
+            s, r = self.card_type(o)
+            if r > self.stacks0[s]:
+                groups.setdefault((s, r), []).append(o)
+        return [(s, r, os) for (s, r), os in sorted(groups.items())]
 
     def actor(self, t: int) -> int:
         """The player of turn t (turn model: turns rotate from ``first``)."""
@@ -571,7 +586,48 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
     for e in range(1, E + 1):
         allc = v("allcomplete", e)
         enc.iff_and(allc, [stack(e, s, d.max_rank[s]) for s in range(S)])
-        enc.iff_or(over(e), [strikes(e, L), allc])
+        if not d.site_end:
+            enc.iff_or(over(e), [strikes(e, L), allc])
+            continue
+        # hanab.live also ends the game once nothing more can be scored (Game.site_end):
+        # the game may stop at event e only then ("done", e), and once stopped it stays so.
+        # Stopping changes no score; it spares the moves that would follow (a forced misplay).
+        dn = v("done", e)
+        enc.implies([over(e)], [strikes(e, L), allc, dn])
+        enc.implies([strikes(e, L)], [over(e)])
+        enc.implies([allc], [over(e)])
+        enc.implies([over(e - 1)], [over(e)])
+
+    # What "done" needs: every incomplete stack's next card is gone — each copy discarded
+    # or bombed (used while its stack is below it) or, from the second final-round turn
+    # on, held by a player who has had their last turn: one who acted in the final round
+    # (deck card j is held by the actor of step j), or, when the position is in the final
+    # round already, one who acted before it.
+    if d.site_end:
+        needed = d.needed_copies()
+        for e in range(1, E + 1):
+            dn = v("done", e)
+            final = D == 0 or e > D
+            acted = {}
+            if final:
+                for p in range(N):
+                    if p in d.finished0:
+                        acted[p] = TRUE
+                    else:
+                        x = acted[p] = v("acted", e, p)
+                        enc.add([-x] + [actor[e2][p] for e2 in range(D, e)])
+            for s, r, copies in needed:
+                gap = [-dn, -stack(e, s, r - 1), stack(e, s, r)]
+                for o in copies:
+                    gone = gap + [used(e, o)]
+                    if not final:
+                        enc.add(gone)
+                    elif o in d.owner0:
+                        enc.add(gone + [acted[d.owner0[o]]])
+                    else:
+                        j = d.deck_index[o]
+                        for p in range(N):
+                            enc.add(gone + [-actor[j][p], acted[p]])
 
     # The score: the stacks at the end add up to at least the target; a strikeout scores
     # 0 (unless the rules keep the stacks), so a line to a positive target never strikes
@@ -656,7 +712,7 @@ def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
     st = d.state.copy()
     actions: list[Action] = []
     for e in range(enc.length):
-        if enc.value(true, "over", e):
+        if enc.value(true, "over", e) or st.over:  # (the engine may end it first: Game.site_end)
             break
         if e < enc.steps:
             for _ in range(sum(enc.value(true, "run", e, c) for c in range(1, d.M + 1))):
@@ -951,6 +1007,9 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
                 else:
                     enc.iff_or(nxt, [cur])
 
+    def used(t, o):
+        return FALSE if t == 0 else v("used", t, o)
+
     # The game ends: at the strike limit, when every stack is complete, or when the final
     # round is over (once the last deck card is removed, each player gets exactly one more
     # turn; if the final round has already started, turns_left turns remain). When over,
@@ -962,16 +1021,52 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
             final_done = TRUE if t >= d.turns_left0 else FALSE
         else:
             final_done = removed(t - N, D) if t - N >= 0 else FALSE
-        enc.iff_or(over(t), [strikes(t, L), allc, final_done])
+        if not d.site_end:
+            enc.iff_or(over(t), [strikes(t, L), allc, final_done])
+            continue
+        # hanab.live also ends the game once nothing more can be scored (Game.site_end):
+        # the game may stop at turn t only then ("done", t), and once stopped it stays so.
+        dn = v("done", t)
+        enc.implies([over(t)], [strikes(t, L), allc, final_done, dn])
+        for lit in (strikes(t, L), allc, final_done):
+            enc.implies([lit], [over(t)])
+        enc.implies([over(t - 1)], [over(t)])
+
+    # What "done" needs: every incomplete stack's next card is gone — each copy discarded
+    # or bombed (used while its stack is below it), or held by a player who has had their
+    # last turn: one whose latest turn before t was in the final round (the deck was empty
+    # at its start), or, when the position is in the final round already, one who acted
+    # before it. A deck card counts only once it is drawn (its holder is its owner).
+    if d.site_end:
+        needed = d.needed_copies()
+        for t in range(1, H + 1):
+            dn = v("done", t)
+            finished = {}
+            for p in range(N):
+                last_turn = t - 1 - (t - 1 - (p - d.first)) % N  # p's latest turn before t
+                if p in d.finished0:
+                    finished[p] = TRUE
+                elif last_turn < 0:
+                    finished[p] = FALSE
+                else:
+                    finished[p] = removed(last_turn, D)
+            for s, r, copies in needed:
+                gap = [-dn, -stack(t, s, r - 1), stack(t, s, r)]
+                for o in copies:
+                    gone = gap + [used(t, o)]
+                    j = deck_index.get(o)
+                    if j is None:
+                        enc.add(gone + [finished[d.owner0[o]]])
+                        continue
+                    enc.add(gone + [removed(t, j + 1)])
+                    for p in range(N):
+                        enc.add(gone + [-v("owner", j, p), finished[p]])
 
     # The game is over within the horizon.
     enc.add([over(H)])
 
     # Each card is used (played or discarded) at most once: ("used", t, o) says card o was
     # used before turn t (order-encoded in t), and a used card cannot be used again.
-    def used(t, o):
-        return FALSE if t == 0 else v("used", t, o)
-
     for o in d.live:
         for t in range(H):
             u = use.get((t, o), FALSE)
@@ -1063,7 +1158,7 @@ def _decode_turns(enc: Encoding, true: set[int]) -> list[Action]:
     st = d.state.copy()
     actions: list[Action] = []
     for t in range(enc.length):
-        if enc.value(true, "over", t):
+        if enc.value(true, "over", t) or st.over:  # (the engine may end it first: Game.site_end)
             break
         if enc.value(true, "clue", t):
             actions.append(st.apply(_any_clue(st)))

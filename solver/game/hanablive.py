@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +238,9 @@ def site_problem(game: Game) -> str | None:
     if v.hanablive_id is None:
         return f"variant {v.name!r} is not one of the site's variants (it has no hanab.live id)"
     r = game.rules
+    if r.play_to_the_end:
+        return ("option playToTheEnd (the printed end of game) is ours: the site ends a game as soon as "
+                "nothing more can be scored")
     if r.reserve_token:
         return ("option reserveToken (the reserve clue token) is ours: the site has no such option and would "
                 f"replay the game with {v.clue_tokens} clue tokens")
@@ -286,29 +288,20 @@ def _notes_problem(game: Game, notes: object) -> str | None:
 def site_end(game: Game, actions: Sequence[Action]) -> int | None:
     """After how many of ``actions`` hanab.live ends the game (None: not within them); an
     illegal one raises :class:`IllegalActionError` naming its index. The engine's ends
-    (strikeout, every stack complete, the final round) and the site's own in ``CheckEnd``
-    (game.go:239-336): no incomplete stack's next card left to play, every copy discarded
-    or held by a player who has had their last turn (their cards are marked
-    ``CannotBePlayed``, command_action.go:157-162)."""
+    under the site's rules (:attr:`Rules.play_to_the_end` off, whatever ``game`` says):
+    strikeout, the final round, and the site's own in ``CheckEnd`` (game.go:239-336), the
+    score at the most still reachable or no card left to play but with players who have
+    had their last turn. Actions after the end are not looked at."""
+    if game.rules.play_to_the_end:
+        game = Game(replace(game.rules, play_to_the_end=False), game.num_players, game.deck,
+                    names=game.names, starting_player=game.starting_player)
     st = game.initial_state()
-    last_draw: int | None = None  # the action that drew the last card
-    done: set[int] = set()  # players who have had their last turn
     for i, a in enumerate(actions):
-        mover = st.current
         try:
             st.push(st.check(a))
         except IllegalActionError as e:
             raise IllegalActionError(f"action {i}: {e}") from None
         if st.over:
-            return i + 1
-        if st.turns_left is not None:  # the final round
-            if last_draw is None:
-                last_draw = i
-            else:
-                done.add(mover)
-        gone = set(st.discards).union(*(st.hands[p] for p in done))
-        live = Counter(game.deck[o] for o in range(len(game.deck)) if o not in gone)
-        if all(h >= top or live[Card(s, h + 1)] == 0 for s, (h, top) in enumerate(zip(st.stacks, game.max_rank))):
             return i + 1
     return None
 

@@ -21,6 +21,16 @@ from .variant import Rules, Variant
 DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
 
 END_PERFECT, END_STRIKEOUT, END_FINAL_ROUND = "perfect", "strikeout", "final_round"
+# hanab.live's own ends (Rules.play_to_the_end False): the score equals the maximum still
+# reachable; in the final round, no card left to play but with players who had their last turn
+END_MAX_SCORE, END_NO_PLAYS = "max_score", "no_plays"
+END_WORDS = {
+    END_PERFECT: "every stack is complete",
+    END_STRIKEOUT: "the last strike",
+    END_FINAL_ROUND: "the final round is over",
+    END_MAX_SCORE: "the score is the most still reachable: hanab.live ends the game there",
+    END_NO_PLAYS: "no player still to act holds a card that can be played: hanab.live ends the game there",
+}
 
 # State.key(): current, hands, next_draw, stacks, clues, strikes, discards, turns_left, over
 StateKey = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int, int, tuple[int, ...], int | None, bool]
@@ -115,6 +125,8 @@ class Game:
         self.max_clues = rules.clue_tokens
         self.strike_limit = v.strikes
         self.perfect_score = v.perfect_score
+        # the game also ends as hanab.live ends it (see State.push)
+        self.site_end = not rules.play_to_the_end
 
     def player_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.num_players else f"player {seat}"
@@ -430,6 +442,27 @@ class State:
             self.turns_left = g.num_players
         self.current = (me + 1) % g.num_players
         self.turn += 1
+        if not self.over and g.site_end:
+            # hanab.live's CheckEnd (server/src/game.go), after every action: the score is
+            # the most still reachable, or no card that would extend a stack is left but in
+            # the hands of players who have had their last turn (the site marks their cards
+            # CannotBePlayed: command_action.go)
+            if sum(self.stacks) == self.max_reachable():
+                self.over, self.end_reason = True, END_MAX_SCORE
+            elif self.turns_left is not None and not self._live_play():
+                self.over, self.end_reason = True, END_NO_PLAYS
+
+    def _live_play(self) -> bool:
+        """In the final round: a player still to act holds a card that extends a stack
+        (the deck is empty: the players still to act are the next ``turns_left``)."""
+        g = self.game
+        n = g.num_players
+        stacks, suit_of, rank_of = self.stacks, g.suit_of, g.rank_of
+        for i in range(self.turns_left or 0):
+            for o in self.hands[(self.current + i) % n]:
+                if rank_of[o] == stacks[suit_of[o]] + 1:
+                    return True
+        return False
 
     def pop(self) -> Action:
         """Unmake the last pushed action and return it."""

@@ -351,6 +351,11 @@ class Rules:
     - ``deck_plays`` (hanab.live ``deckPlays``): the last card of the deck may be played
       directly from the deck.
     - ``one_extra_card`` / ``one_less_card`` (hanab.live): hand size +1 / -1.
+    - ``play_to_the_end`` (default False, as hanab.live): the printed rules' end of game,
+      which plays on until the final round is over. By default the game also ends as the
+      site ends it (``CheckEnd`` in its ``server/src/game.go``): as soon as the score
+      equals the maximum still reachable, or when, in the final round, no card that could
+      extend a stack is left but in the hands of players who have had their last turn.
     """
 
     variant: Variant
@@ -360,6 +365,7 @@ class Rules:
     deck_plays: bool = False
     one_extra_card: bool = False
     one_less_card: bool = False
+    play_to_the_end: bool = False
 
     def __post_init__(self) -> None:
         if self.strikeout_score not in STRIKEOUT_SCORES:
@@ -385,6 +391,7 @@ class Rules:
         ("oneExtraCard", "one_extra_card"),
         ("oneLessCard", "one_less_card"),
         ("reserveToken", "reserve_token"),
+        ("playToTheEnd", "play_to_the_end"),  # ours: the site ends games by its own rule
     )
 
     def to_json_options(self) -> dict[str, Any]:

@@ -30,7 +30,7 @@ class Position:
         "game", "n", "suit", "rank", "deck_len", "hands", "nd", "stacks", "clues", "strikes",
         "cur", "tl", "cnt", "reach", "max_rank", "max_clues", "strike_limit", "nsuits",
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
-        "over", "final_score", "next_pos", "last_pos", "slots",
+        "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top",
     )
 
     def __init__(self, state: State):
@@ -48,6 +48,7 @@ class Position:
         self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
         self.keep_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score
+        self.site_end = g.site_end  # the game also ends as hanab.live ends it (State.push)
         self.hands = [list(h) for h in state.hands]
         self.nd = state.next_draw
         self.stacks = list(state.stacks)
@@ -66,6 +67,7 @@ class Position:
         for o in range(self.nd, self.deck_len):
             self.cnt[self.suit[o] * 8 + self.rank[o]] += 1
         self.reach = [self._reach(s) for s in range(self.nsuits)]
+        self.top = sum(self.reach)  # the most still reachable by the cards (max_reachable)
         # push's records: 8 fields for a clue, 12 for a play or discard (pop tells them apart by
         # the kind, which mypy cannot follow, hence Any)
         self._undo: list[tuple[Any, ...]] = []
@@ -194,6 +196,7 @@ class Position:
                     self.clues += 1
             old_reach = self.reach[s]
             self.reach[s] = self._reach(s) if not ok else max(old_reach, r)
+            self.top += self.reach[s] - old_reach
             if idx >= 0 and self.nd < self.deck_len:
                 hand.append(self.nd)
                 self.nd += 1
@@ -215,6 +218,21 @@ class Position:
         elif self.nd >= self.deck_len and (drew or idx == -2):
             self.tl = self.n
         self.cur = me + 1 if me + 1 < self.n else 0
+        if self.site_end and not self.over:
+            # hanab.live's own ends (State.push): nothing more can be scored
+            if self.score == self.top or (self.tl >= 0 and not self._live_play()):
+                self.over = True
+                self.final_score = self.score
+
+    def _live_play(self) -> bool:
+        """Final round: one of the next ``tl`` players holds a card that extends a stack."""
+        n, stacks, suit, rank, hands = self.n, self.stacks, self.suit, self.rank, self.hands
+        cur = self.cur
+        for i in range(self.tl):
+            for o in hands[(cur + i) % n]:
+                if rank[o] == stacks[suit[o]] + 1:
+                    return True
+        return False
 
     def pop(self) -> None:
         rec = self._undo.pop()
@@ -233,6 +251,7 @@ class Position:
             self.stacks[s] = r - 1
             self.score -= 1
         self.cnt[s * 8 + r] += 1
+        self.top += old_reach - self.reach[s]
         self.reach[s] = old_reach
         if idx == -2:
             self.nd -= 1
