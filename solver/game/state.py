@@ -127,6 +127,9 @@ class Game:
         self.perfect_score = v.perfect_score
         # the game also ends as hanab.live ends it (see State.push)
         self.site_end = not rules.play_to_the_end
+        # orders_of[s][r]: the orders of the cards of suit s and rank r (r = 0..max rank + 1)
+        self.orders_of = tuple(tuple(tuple(o for o, c in enumerate(self.deck) if c.suit == s and c.rank == r)
+                                     for r in range(s_.max_rank + 2)) for s, s_ in enumerate(v.suits))
 
     def player_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.num_players else f"player {seat}"
@@ -447,10 +450,21 @@ class State:
             # the most still reachable, or no card that would extend a stack is left but in
             # the hands of players who have had their last turn (the site marks their cards
             # CannotBePlayed: command_action.go)
-            if sum(self.stacks) == self.max_reachable():
+            if self._nothing_to_score():
                 self.over, self.end_reason = True, END_MAX_SCORE
             elif self.turns_left is not None and not self._live_play():
                 self.over, self.end_reason = True, END_NO_PLAYS
+
+    def _nothing_to_score(self) -> bool:
+        """The score is :meth:`max_reachable`: every incomplete stack's next card has all
+        its copies discarded (a played copy would have raised the stack). Cheap: it stops
+        at the first suit whose next card still has a copy."""
+        g = self.game
+        discards = self.discards
+        for s, h in enumerate(self.stacks):
+            if h < g.max_rank[s] and any(o not in discards for o in g.orders_of[s][h + 1]):
+                return False
+        return True
 
     def _live_play(self) -> bool:
         """In the final round: a player still to act holds a card that extends a stack
