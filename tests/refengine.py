@@ -5,7 +5,10 @@ Deliberately simple: every apply() returns a new game (a copy of the whole state
 Standard library only; imports nothing from the project.
 
 Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
-               "handSize": h, "clueTokens": c, "strikes": s (optional, default 3)}
+               "handSize": h, "clueTokens": c, "strikes": s (optional, default 3),
+               "null": [suit indices] (optional: the last suits, whose cards no clue
+               touches, like hanab.live's Null suit: it has no clue color, and a rank clue
+               does not touch its cards either)}
 
 Actions (tuples):
     ('play', order)            order = index of the card in the deck list
@@ -68,6 +71,9 @@ def _check_variant(variant):
     s = variant.get("strikes", 3)
     if not isinstance(s, int) or s < 1:
         raise ValueError("strikes must be a positive int")
+    null = variant.get("null", [])
+    if sorted(null) != list(range(n - len(null), n)):
+        raise ValueError("null must list the last suits")
 
 
 class RefGame:
@@ -128,13 +134,20 @@ class RefGame:
         return self.deck[order]
 
     def _touches(self, target, kind, value):
+        null = self.variant.get("null", [])
         for order in self.hands[target]:
             suit, rank = self._card(order)
+            if suit in null:
+                continue
             if kind == "color" and suit == value:
                 return True
             if kind == "rank" and rank == value:
                 return True
         return False
+
+    def _legal_color_values(self):
+        null = self.variant.get("null", [])
+        return [s for s in range(self.num_suits) if s not in null]
 
     def _legal_rank_values(self):
         return sorted(set(self.variant["ranks"]))
@@ -204,7 +217,7 @@ class RefGame:
             if target == me:
                 return "cannot clue yourself"
             if kind == "color":
-                legal_values = list(range(self.num_suits))
+                legal_values = self._legal_color_values()
             else:
                 legal_values = self._legal_rank_values()
             if isinstance(value, bool) or value not in legal_values:
@@ -225,7 +238,7 @@ class RefGame:
         if self.deck_plays and self._deck_remaining() == 1:
             candidates.append(("play", self.next_draw))
         for target in range(self.players):
-            for color in range(self.num_suits):
+            for color in self._legal_color_values():
                 candidates.append(("color", target, color))
             for rank in self._legal_rank_values():
                 candidates.append(("rank", target, rank))

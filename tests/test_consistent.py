@@ -35,12 +35,23 @@ from collections import Counter
 
 import pytest
 
-from solver.game import BUILTIN, DISCARD, PLAY, Card, Game, MalformedError, Rules, custom_variant, format_compact
+from solver.game import (
+    BUILTIN,
+    DISCARD,
+    PLAY,
+    Card,
+    Game,
+    MalformedError,
+    Rules,
+    custom_variant,
+    format_compact,
+    parse_variant,
+)
 from solver.search.position import CLUE, Position
 from solver.search.position import DISCARD as P_DISCARD
 from solver.search.position import PLAY as P_PLAY
 
-FLAGS = ("empty_clues", "deck_plays", "reserve_token", "one_extra_card", "one_less_card")
+FLAGS = ("empty_clues", "deck_plays", "reserve_token", "one_extra_card", "one_less_card", "play_to_the_end")
 
 # custom variants: tiny ones (hands run empty, decks empty at the deal, gaps, no tokens,
 # one strike) and a few longer ones (several clue/discard cycles)
@@ -161,7 +172,10 @@ def make_setup(rng: random.Random, label: str, spec, players=None) -> Setup:
     """A random game of ``spec`` (built-in name or custom object): random rule flags
     (each on with probability 1/2), strikeout rule, starting player, deck order; the
     player count is ``players`` or random among those the deck allows."""
-    variant = BUILTIN[spec] if isinstance(spec, str) else custom_variant(spec)
+    if isinstance(spec, str):
+        variant = BUILTIN[spec] if spec in BUILTIN else parse_variant(spec)
+    else:
+        variant = custom_variant(spec)
     size = len(variant.composition())
     while True:
         flags = {f: rng.random() < 0.5 for f in FLAGS}
@@ -333,8 +347,20 @@ def test_custom_variant_games():
         assert ev[f"players_{n}"], (n, ev)
     for what in ("good", "misplay", "discard", "clue", "deck", "deck_play_ok", "deck_misplay", "empty_clue",
                  "token_from_a_finished_suit", "final_round_starts", "final_round_discard", "empty_hand",
-                 "deal_empties_the_deck", "end_perfect", "end_strikeout", "end_final_round",
+                 "deal_empties_the_deck", "end_perfect", "end_strikeout", "end_final_round", "end_max_score",
+                 "end_no_plays",
                  "strikeout_zero_nothing", "strikeout_stacks_scores"):
+        assert ev[what], (what, ev)
+
+
+NULL_VARIANTS = ["Null (5 Suits)", "Null-Ones (4 Suits)", "Dark Null (5 Suits)", "Null & Dark Brown (6 Suits)"]
+
+
+def test_site_variants_with_cards_no_clue_touches():
+    """Null suits: whether a stall is legal depends on which cards the other hands hold
+    (``can_clue()`` against the engine's legal clues after every move)."""
+    ev = run_group("null", NULL_VARIANTS, games=40, seed=31)
+    for what in ("good", "misplay", "discard", "clue", "final_round_starts"):
         assert ev[what], (what, ev)
 
 

@@ -12,11 +12,10 @@ variants). The tests here are in two groups:
   (exact, any case, with a suggestion for a typo) and by hanab.live id; and a walk over
   all the variants, each either accepted and equal to the oracle or refused with a reason.
   Variants with a rule beyond the data (siteoracle.special_rules: Sudoku, reversed and
-  inverted suits, ...) must be refused, naming the rule. The sample variants where, by the
-  oracle, a stall can be impossible (a card no clue touches, no clue that may touch
-  nothing) are refused for now: a test of their own checks that the engine says so, naming
-  only cards the oracle finds untouched; the others are compared. test_sample_compared_coverage
-  makes sure every mechanic is still compared in at least MIN_EACH accepted variants.
+  inverted suits, ...) must be refused, naming the rule; every other sample variant is
+  compared, those with cards no clue touches (null suits ...) included.
+  test_sample_compared_coverage makes sure every mechanic is compared in at least MIN_EACH
+  accepted variants.
 
 Everything skips, naming the folder, when the shared data folder is not there.
 """
@@ -95,10 +94,8 @@ COMPARED_MECHANICS = (
     "specialRank.all_clue_colors", "specialRank.all_clue_ranks", "specialRank.no_clue_colors",
     "specialRank.no_clue_ranks", "specialRank.deceptive", "clueRanksSubset", "clueColorsExplicit",
     "colorCluesTouchNothing", "rankCluesTouchNothing", "oddsAndEvens", "funnels", "chimneys", "synesthesia",
-    "info.cowAndPig", "info.duck",
+    "info.cowAndPig", "info.duck", "untouchable",
 )
-# variants with cards that no clue touches: in the sample too, though an engine may refuse them
-OTHER_MECHANICS = ("untouchable",)
 REFUSED_MECHANICS = tuple(f"rule.{r}" for r in so.SPECIAL_RULES) + ("suit.inverted",)
 MIN_EACH = 3
 SAMPLE_COMPARED = 200  # at least this many variants without special rules
@@ -113,18 +110,13 @@ def _hash_order(names):
 def choose_sample(site: so.Site) -> list[str]:
     """A deterministic sample: the anchors, then for each mechanic the first variants that
     have it in a fixed pseudo-random order (sha256 of the name) until it appears MIN_EACH
-    times, then more variants without special rules in that order up to SAMPLE_COMPARED.
-    For the mechanics compared with the engine, variants where every card can be clued
-    come first (an engine may refuse the others, which would leave the mechanic unseen)."""
+    times, then more variants without special rules in that order up to SAMPLE_COMPARED."""
     order = _hash_order(site.variants)
     tags = {n: mechanics(site.variants[n]) for n in order}
     special = {n for n in order if any(t.startswith("rule.") for t in tags[n])}
     plain = [n for n in order if n not in special]
     sample = [n for n in ANCHORS if n in site.variants]
-    for need, pool in ((COMPARED_MECHANICS, [n for n in plain if "untouchable" not in tags[n]]
-                        + [n for n in plain if "untouchable" in tags[n]]),
-                       (OTHER_MECHANICS, plain),
-                       (REFUSED_MECHANICS, [n for n in order if n in special])):
+    for need, pool in ((COMPARED_MECHANICS, plain), (REFUSED_MECHANICS, [n for n in order if n in special])):
         for tag in need:
             have = sum(tag in tags[n] for n in sample if (n in special) == (need is REFUSED_MECHANICS))
             for n in pool:
@@ -146,16 +138,6 @@ SAMPLE_OK = [n for n in SAMPLE if not so.special_rules(SITE, n)]
 SAMPLE_REFUSED = [n for n in SAMPLE if so.special_rules(SITE, n)]
 
 
-def stall_can_be_impossible(name: str) -> bool:
-    """By the oracle: a card no clue touches, and no kind of clue that may touch nothing
-    (a hand of such cards can be given no clue). The engine refuses these for now."""
-    free = ((so.always_legal(SITE, name, so.COLOR) and so.clue_colors(SITE, name))
-            or (so.always_legal(SITE, name, so.RANK) and so.clue_ranks(SITE, name)))
-    return bool(so.untouchable(SITE, name)) and not free
-
-
-SAMPLE_TOUCHABLE = [n for n in SAMPLE_OK if not stall_can_be_impossible(n)]
-SAMPLE_UNTOUCHABLE = [n for n in SAMPLE_OK if stall_can_be_impossible(n)]
 
 
 def coverage(names) -> Counter:
@@ -353,9 +335,9 @@ def test_oracle_server_and_client_agree():
 def test_sample_coverage():
     assert len(SAMPLE_OK) >= SAMPLE_COMPARED and len(SAMPLE) == len(set(SAMPLE))
     ok, refused = coverage(SAMPLE_OK), coverage(SAMPLE_REFUSED)
-    short = [t for t in COMPARED_MECHANICS + OTHER_MECHANICS if ok[t] < MIN_EACH] + [
+    short = [t for t in COMPARED_MECHANICS if ok[t] < MIN_EACH] + [
         t for t in REFUSED_MECHANICS if refused[t] < MIN_EACH]
-    table = "; ".join(f"{t}: {ok[t]}" for t in COMPARED_MECHANICS + OTHER_MECHANICS) + " | refused: " + "; ".join(
+    table = "; ".join(f"{t}: {ok[t]}" for t in COMPARED_MECHANICS) + " | refused: " + "; ".join(
         f"{t}: {refused[t]}" for t in REFUSED_MECHANICS)
     assert not short, f"mechanics seen fewer than {MIN_EACH} times: {short}; coverage: {table}"
 
@@ -447,45 +429,12 @@ def names_rule(name: str, message: str) -> bool:
     return any(_norm(r) in text for r in so.special_rules(SITE, name))
 
 
-def untouchable_claim(name: str, message: str) -> str | None:
-    """When a refusal of ``name`` says that it has cards no clue touches, why the oracle
-    disagrees (None if it agrees or the refusal says something else). The engine lists
-    such cards as "(Null 1, Null 2, Null 3 ...)": each listed card must be one."""
-    if "noclue" not in _norm(message):
-        return None
-    o = SITE.variants[name]
-    cards = so.untouchable(SITE, o)
-    if not cards:
-        return f"{name!r}: refused for cards no clue touches, but the site's clues touch every card"
-    names = {f"{o.json['suits'][si]} {r}" for si, r in cards}
-    listed = re.search(r"\(([^()]*)\)[^()]*$", reason(name, message))
-    for item in (listed.group(1).replace("...", "").split(",") if listed else []):
-        item = item.strip()
-        if re.fullmatch(r".+ \d", item) and item not in names:
-            return f"{name!r}: {item!r} is listed as touched by no clue, but a clue touches it"
-    return None
-
-
 @needs_data
-@pytest.mark.parametrize("name", shared_params(VARIANTS_JSON, SAMPLE_TOUCHABLE))
+@pytest.mark.parametrize("name", shared_params(VARIANTS_JSON, SAMPLE_OK))
 def test_sample_matches_site(eng, name):
     v = eng.parse_variant(name)
     diff = differences(eng, name, v)
     assert not diff, f"{name!r} (id {SITE.variants[name].id}): " + "; ".join(diff)
-
-
-@needs_data
-@pytest.mark.parametrize("name", shared_params(VARIANTS_JSON, SAMPLE_UNTOUCHABLE))
-def test_sample_with_cards_no_clue_touches_refused_naming_them(eng, name):
-    """The engine refuses, for now, the variants where a stall can be impossible (the
-    oracle's untouchable cards, no clue that may touch nothing), saying so and naming
-    only cards the oracle finds untouched."""
-    with pytest.raises(eng.MalformedError) as e:
-        eng.parse_variant(name)
-    msg = str(e.value)
-    assert "not supported" in msg and "no clue touches" in msg, msg
-    wrong = untouchable_claim(name, msg)
-    assert wrong is None, wrong
 
 
 @needs_data
@@ -571,9 +520,8 @@ def _general(why: str) -> str:
 def test_walk_all_variants(eng):
     """Every variant: accepted and equal to the site (composition, clue lists, every touch),
     or refused with a MalformedError saying what is "not supported". Every variant with a
-    special rule is refused, naming the rule; any other refusal must give a reason too (one
-    of cards no clue touches is checked against the oracle), and the reasons are reported
-    as a warning."""
+    special rule is refused, naming the rule; any other refusal must give a reason too, and
+    the reasons are reported as a warning."""
     problems: list[str] = []
     other_reasons: Counter = Counter()
     n_accepted = n_refused = 0
@@ -592,9 +540,6 @@ def test_walk_all_variants(eng):
                 why = reason(o.name, msg)
                 if _norm(why).replace("notsupported", "").replace("variant", "").replace("yet", "") == "":
                     problems.append(f"{o.name!r}: refused with no reason: {msg!r}")
-                wrong = untouchable_claim(o.name, msg)
-                if wrong:
-                    problems.append(wrong)
                 other_reasons[_general(why)] += 1
             continue
         except Exception as e:

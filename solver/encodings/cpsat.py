@@ -419,7 +419,9 @@ class _Encoding:
         #    nothing). Before the final round every hand is full. In the final round each player acts once, so only a
         #    player holding one card as it began can run out: emptied[e, q] says q has used
         #    that card at a final-round event before e. ----------------------------------------
-        if not self.game.free_clues and self.clue:
+        if not self.game.free_clues and not self.game.all_touchable:
+            self._untouched_cards()
+        elif not self.game.free_clues and self.clue:
             ones = [q for q in range(n) if self.final_size[q] == 1]
             for q in ones:
                 prev = False
@@ -490,6 +492,40 @@ class _Encoding:
             self._redundant()
         if self.symmetry:
             self._symmetry()
+
+    def _untouched_cards(self) -> None:
+        """-- Cards no clue touches (and no clue that may touch nothing): a clue needs
+        another player holding a card some clue touches. touchable[e, q]: q holds one at
+        event e — a dealt card not used yet, or deck card j < e (drawn at step j by its
+        actor) not used yet (holds[e, j, q]). Hands do not change during a clue run, whose
+        k-th clue is given by the player k seats after the previous actor. -------------"""
+        m, n, D, E = self.model, self.n, self.D, self.E
+        touch = self.game.touchable
+        for e in range(E):
+            tch = {}
+            for q in range(n):
+                mine = [_neg(self.is_used(e, o)) for o in self.hands0[q] if touch[o]]
+                for j in range(min(e, D)):
+                    o = self.d0 + j
+                    if touch[o]:
+                        x = m.new_bool_var(f"holds[{e},{j},{q}]")
+                        self._implies(x, self.actor[j, q])
+                        self._implies(x, _neg(self.is_used(e, o)))
+                        mine.append(x)
+                tch[q] = x = m.new_bool_var(f"touchable[{e},{q}]")
+                self._clause(_neg(x), *mine)
+            if e < D and self.M > 0:
+                for k in range(1, self.M + 1):
+                    longer = self._ge(self.run[e], k, f"run_ge[{e},{k}]")
+                    for p in range(n):
+                        prev = ((p + 1) % n == self.state.current) if e == 0 else self.actor[e - 1, p]
+                        if prev is False:
+                            continue
+                        g = (p + k) % n
+                        self._clause(_neg(prev), _neg(longer), *[tch[q] for q in range(n) if q != g])
+            elif e in self.clue:
+                for p in range(n):
+                    self._clause(_neg(self.clue[e]), _neg(self.actor[e, p]), *[tch[q] for q in range(n) if q != p])
 
     def _site_end(self) -> None:
         """-- What done[e] needs: every incomplete stack's next card is gone — each copy
@@ -736,6 +772,8 @@ class _Encoding:
             if e < self.D and self.M > 0:
                 for _ in range(solver.value(self.run[e])):
                     actions.append(st.apply(_any_clue(st, e)))
+                    if st.over:  # a position with nothing left to score ends at its first action
+                        return actions, st
             chosen = [(kind, o) for v, kind, o in self.actions[e] if solver.boolean_value(v)]
             if len(chosen) != 1:
                 raise EncodingError(f"event {e} chooses {len(chosen)} actions", deck=deck_text(self.state),

@@ -118,6 +118,8 @@ class _Data:
         self.L = g.strike_limit
         self.turns_left0 = state.turns_left
         self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
+        self.touchable = g.touchable        # per card: some clue touches it
+        self.all_touchable = g.all_touchable
         self.deck_plays = g.rules.deck_plays and self.D >= 1
         self.strikeout_keeps_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score
@@ -501,14 +503,14 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
         enc.implies([kd], [-clues_at(e, M)])
 
         # A clue in the final round costs a token and, unless empty clues are allowed,
-        # needs another player holding a card (every card is touched by some clue: Game refuses
-        # variants where not; Game.free_clues: a clue may touch nothing).
-        # A hand loses its card when its holder plays or discards in the final round (once
-        # at most), so only one-card hands can run out. Before the final round every hand
-        # is full, so a clue run always has a player to clue.
+        # needs another player holding a card (here every card is touched by some clue; the
+        # variants with cards no clue touches are the block after this one; Game.free_clues:
+        # a clue may touch nothing). A hand loses its card when its holder plays or
+        # discards in the final round (once at most), so only one-card hands can run out.
+        # Before the final round every hand is full, so a clue run always has a player to clue.
         if kc != FALSE:
             enc.implies([kc], [clues_at(e, 1)])
-            if not d.empty_clues:
+            if not d.empty_clues and d.all_touchable:
                 for p in range(N):
                     others = []
                     for q in range(N):
@@ -527,6 +529,33 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
                         enc.implies([actor[e][q], kd], [nxt])
                         enc.implies([nxt], [cur, actor[e][q]])
                         enc.implies([nxt], [cur, kp, kd])
+
+        # Cards no clue touches (unless a clue may touch nothing): a clue needs another
+        # player holding a card some clue touches. ("touchable", e, q): q holds one at
+        # event e — a dealt card not yet used, or deck card j < e, drawn by the actor of
+        # step j, not yet used ("holds", e, j, q). Hands do not change during a clue run,
+        # whose k-th clue is given by the player k seats after the previous actor.
+        if not d.empty_clues and not d.all_touchable:
+            tch = [v("touchable", e, q) for q in range(N)]
+            for q in range(N):
+                mine = [-used(e, o) for o in d.hand0[q] if d.touchable[o]]
+                for j in range(min(e, D)):
+                    o = d.deck[j]
+                    if d.touchable[o]:
+                        x = v("holds", e, j, q)
+                        enc.implies([x], [actor[j][q]])
+                        enc.implies([x], [-used(e, o)])
+                        mine.append(x)
+                enc.add([-tch[q]] + mine)
+            if step:
+                for p in range(N):
+                    prev = (TRUE if (p + 1) % N == d.first else FALSE) if e == 0 else actor[e - 1][p]
+                    for k in range(1, M + 1):
+                        g = (p + k) % N
+                        enc.add([-prev, -run(e, k)] + [tch[q] for q in range(N) if q != g])
+            elif kc != FALSE:
+                for p in range(N):
+                    enc.add([-kc, -actor[e][p]] + [tch[q] for q in range(N) if q != p])
 
         # A play succeeds when the card's rank is one above its stack; otherwise it is a
         # bomb (a strike; the card is lost).
@@ -717,6 +746,8 @@ def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
         if e < enc.steps:
             for _ in range(sum(enc.value(true, "run", e, c) for c in range(1, d.M + 1))):
                 actions.append(st.apply(_any_clue(st)))
+                if st.over:  # a position with nothing left to score ends at its first action
+                    return actions
         if enc.value(true, "clue", e):
             actions.append(st.apply(_any_clue(st)))
             continue
@@ -893,11 +924,12 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
 
         # A clue costs a token, so it needs one; unless empty clues are allowed it must
         # touch a card, so some other player must hold a card (every card is touched by
-        # some clue: Game refuses variants where not; Game.free_clues: a clue may touch
-        # nothing). Hands shrink only after the deck runs out, when each player acts at most
-        # once more, so only players down to one card can be left with an empty hand.
+        # some clue here; the variants with cards no clue touches are a block after this
+        # loop; Game.free_clues: a clue may touch nothing). Hands shrink only after the deck
+        # runs out, when each player acts at most once more, so only players down to one
+        # card can be left with an empty hand.
         enc.implies([kc], [clues(t, 1)])
-        if not d.empty_clues:
+        if not d.empty_clues and d.all_touchable:
             others = []
             for q in range(N):
                 if q == d.actor(t):
@@ -1009,6 +1041,29 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
 
     def used(t, o):
         return FALSE if t == 0 else v("used", t, o)
+
+    # Cards no clue touches (unless a clue may touch nothing): a clue needs another player
+    # holding a card some clue touches. ("touchable", t, q): q holds one at the start of
+    # turn t — a dealt card not yet used, or deck card j drawn by q ("owner") before t
+    # ("removed", t, j + 1) and not yet used ("holds", t, j, q).
+    if not d.empty_clues and not d.all_touchable:
+        for t in range(H):
+            me = d.actor(t)
+            tch = {}
+            for q in range(N):
+                if q == me:
+                    continue
+                mine = [-used(t, o) for o in d.hand0[q] if d.touchable[o]]
+                for j, o in enumerate(d.deck):
+                    if d.touchable[o] and j < t:  # deck card j is drawn at turn j at the earliest
+                        x = v("holds", t, j, q)
+                        enc.implies([x], [v("owner", j, q)])
+                        enc.implies([x], [removed(t, j + 1)])
+                        enc.implies([x], [-used(t, o)])
+                        mine.append(x)
+                x = tch[q] = v("touchable", t, q)
+                enc.add([-x] + mine)
+            enc.add([-v("clue", t)] + list(tch.values()))
 
     # The game ends: at the strike limit, when every stack is complete, or when the final
     # round is over (once the last deck card is removed, each player gets exactly one more

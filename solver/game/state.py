@@ -115,12 +115,10 @@ class Game:
         self.empty_clue_ok = {k: rules.empty_clues or v.clue_always_legal(k) for k in (COLOR_CLUE, RANK_CLUE)}
         # a stall needs no touched card
         self.free_clues = any(self.empty_clue_ok.values())
-        if not self.free_clues:
-            # the search and the encodings take "another player holds a card" for "a stall is legal"
-            dead = next((c for c, cm, rm in zip(self.deck, self.color_mask, self.rank_mask) if not (cm or rm)), None)
-            if dead is not None:
-                raise MalformedError(f"variant {v.name!r}: card {dead.to_str(v)} is touched by no clue: "
-                                     f"not supported yet")
+        # per card: some clue touches it (a card no clue touches cannot be the reason a
+        # clue is legal: null suits and the like); all_touchable: every card can be clued
+        self.touchable = tuple(bool(cm or rm) for cm, rm in zip(self.color_mask, self.rank_mask))
+        self.all_touchable = all(self.touchable)
         self.max_rank = tuple(s.max_rank for s in v.suits)
         self.max_clues = rules.clue_tokens
         self.strike_limit = v.strikes

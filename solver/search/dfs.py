@@ -162,6 +162,8 @@ class Search(Budgeted):
     # ---- moves ------------------------------------------------------------
     def moves(self) -> list[tuple[int, int]]:
         pos = self.pos
+        if not pos.all_touch:
+            return self._moves_untouched()
         me = pos.cur
         hand = pos.hands[me]
         plays, trash, useful = pos.sort_hand(hand)
@@ -202,6 +204,44 @@ class Search(Budgeted):
             # forced: whatever is legal (e.g. a misplay that strikes out)
             o = trash if trash >= 0 else hand[0]
             res.append((DISCARD, o) if pos.clues < pos.max_clues else (PLAY, o))
+        return res
+
+    def _moves_untouched(self) -> list[tuple[int, int]]:
+        """The moves in a variant with cards no clue touches (and no clue that may touch
+        nothing): whether a hand can be clued then depends on which cards it keeps, so
+        the trash-only and one-pass prunings above do not hold. Kept: one card per class
+        (copies are interchangeable, and so are trash cards alike in whether a clue touches
+        them), misplays only at full tokens (below, discarding the same card is as good)
+        and none that strikes out while anything else is legal. In the final round this
+        player's cards are dead after the move: only whether the ones left can be clued
+        matters, so one touchable and one untouchable card are tried."""
+        pos = self.pos
+        hand = pos.hands[pos.cur]
+        plays, _, useful = pos.sort_hand(hand)
+        res = [(PLAY, o) for o in plays]
+        if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
+            if pos.playable(pos.nd) or pos.strikes + 1 < pos.strike_limit:
+                res.append((PLAY, pos.nd))
+        can_clue = pos.can_clue()
+        discard_ok = pos.clues < pos.max_clues
+        survive = pos.strikes + 1 < pos.strike_limit
+        if can_clue:
+            res.append((CLUE, -1))
+        if pos.tl >= 0:
+            if discard_ok:
+                res.extend((DISCARD, o) for o in pos.by_touch(hand))
+            elif not can_clue and (survive or not res):
+                res.extend((PLAY, o) for o in pos.by_touch([o for o in hand if not pos.playable(o)]))
+        else:
+            useful_set = set(useful)
+            trash = pos.by_touch([o for o in hand if o not in useful_set])
+            if discard_ok:
+                res.extend((DISCARD, o) for o in trash + self._discard_order(useful))
+            elif survive:
+                res.extend((PLAY, o) for o in trash + self._discard_order(useful) if not pos.playable(o))
+        if not res and hand:
+            # forced: whatever is legal (e.g. a misplay that strikes out)
+            res.extend((DISCARD if discard_ok else PLAY, o) for o in pos.by_touch(hand))
         return res
 
     def _discard_order(self, cards: list[int]) -> list[int]:

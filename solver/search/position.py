@@ -23,6 +23,7 @@ from typing import Any
 from ..game import Game, State
 
 PLAY, DISCARD, CLUE = 0, 1, 2  # abstract move kinds; a failed PLAY is a misplay
+UNTOUCHED_TRASH = 7  # hand_key's class of a trash card no clue touches (no suit has a rank 7)
 
 
 class Position:
@@ -30,7 +31,7 @@ class Position:
         "game", "n", "suit", "rank", "deck_len", "hands", "nd", "stacks", "clues", "strikes",
         "cur", "tl", "cnt", "reach", "max_rank", "max_clues", "strike_limit", "nsuits",
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
-        "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top",
+        "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top", "touch", "all_touch",
     )
 
     def __init__(self, state: State):
@@ -46,6 +47,10 @@ class Position:
         self.strike_limit = g.strike_limit
         self.deck_plays = g.rules.deck_plays
         self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
+        # per card: some clue touches it; all_touch: a clue is legal whenever another player
+        # holds a card (no card is untouchable, or a clue may touch nothing)
+        self.touch = g.touchable
+        self.all_touch = g.all_touchable or g.free_clues
         self.keep_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score
         self.site_end = g.site_end  # the game also ends as hanab.live ends it (State.push)
@@ -133,7 +138,8 @@ class Position:
 
     def hand_key(self, hand: Sequence[int]) -> tuple[int, ...]:
         """The hand as a sorted tuple of classes; trash and second copies of a class in
-        the same hand (only one can ever be played) are 0."""
+        the same hand (only one can ever be played) are 0 — or, in a variant with cards
+        no clue touches, 7 for such a card (a hand of them cannot be clued)."""
         out = []
         stacks, reach, suit, rank = self.stacks, self.reach, self.suit, self.rank
         for o in hand:
@@ -142,9 +148,23 @@ class Position:
             c = s * 8 + r if stacks[s] < r <= reach[s] else 0
             if c and c in out:
                 c = 0
+            if not c and not self.all_touch and not self.touch[o]:
+                c = UNTOUCHED_TRASH
             out.append(c)
         out.sort()
         return tuple(out)
+
+    def by_touch(self, cards: Sequence[int]) -> list[int]:
+        """The first of ``cards`` that some clue touches and the first that none does (the
+        two that differ, when the cards differ only in that)."""
+        out: list[int] = []
+        seen = set()
+        for o in cards:
+            t = self.touch[o]
+            if t not in seen:
+                seen.add(t)
+                out.append(o)
+        return out
 
     def key(self) -> tuple[int, int, int, int, tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """The transposition key: everything but the strikes (fewer strikes are never
@@ -161,7 +181,10 @@ class Position:
         if self.empty_clues:
             return True
         me = self.cur
-        return any(self.hands[p] for p in range(self.n) if p != me)
+        if self.all_touch:
+            return any(self.hands[p] for p in range(self.n) if p != me)
+        touch = self.touch
+        return any(touch[o] for p in range(self.n) if p != me for o in self.hands[p])
 
     # ---- make / unmake ----------------------------------------------------
     def push(self, kind: int, o: int) -> None:
