@@ -11,7 +11,8 @@ table as Markdown from the store.
 
 Groups: No Variant 2-6 players, 6 Suits and Black (6 Suits) 2-4 players; with
 ``--families``, the common variant families of 5 suits (Rainbow, Pink, White, Brown, Dark
-Rainbow, Muddy Rainbow) at 2-4 players instead:
+Rainbow, Null, Muddy Rainbow) at 2-4 players instead; ``--ids 181,16`` keeps only the
+groups of those hanab.live variant ids:
 
     .venv/bin/python scripts/winnable_table.py --families --seeds 2000 --db families.sqlite
 """
@@ -30,8 +31,8 @@ from solver.analysis.store import Store, rules_text  # noqa: E402
 from solver.game import game_from_seed  # noqa: E402
 
 GROUPS = [(0, p) for p in (2, 3, 4, 5, 6)] + [(1, p) for p in (2, 3, 4)] + [(2, p) for p in (2, 3, 4)]
-# hanab.live ids: Rainbow, Pink, White, Brown, Dark Rainbow, Muddy Rainbow (5 Suits)
-FAMILIES = [(vid, p) for vid in (16, 107, 22, 70, 23, 161) for p in (2, 3, 4)]
+# hanab.live ids: Rainbow, Pink, White, Brown, Dark Rainbow, Null, Muddy Rainbow (5 Suits)
+FAMILIES = [(vid, p) for vid in (16, 107, 22, 70, 23, 181, 161) for p in (2, 3, 4)]
 
 
 def main(argv=None):
@@ -47,8 +48,17 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--no-run", action="store_true", help="only print the table from the store")
     ap.add_argument("--families", action="store_true", help="the variant families' groups (see above)")
+    ap.add_argument("--ids", help="only the groups of these hanab.live variant ids (comma-separated)")
     a = ap.parse_args(argv)
     groups = FAMILIES if a.families else GROUPS
+    if a.ids:
+        try:
+            keep = {int(x) for x in a.ids.split(",")}
+        except ValueError:
+            ap.error(f"--ids must be comma-separated integers, got {a.ids!r}")
+        groups = [(vid, p) for vid, p in groups if vid in keep]
+        if not groups:
+            ap.error(f"--ids {a.ids}: no group of these ids")
     if not a.no_run:
         passes = [(None, None)] + ([("--redo-open", a.confirm_timeout)] if a.confirm_timeout > 0 else []) \
             + ([("--redo-undecided", a.second_timeout)] if a.second_timeout > 0 else [])

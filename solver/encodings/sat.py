@@ -316,6 +316,15 @@ def _counters(enc: Encoding, d: _Data):
     return stack, clues, strikes
 
 
+def _over_or_done(enc: Encoding, over: int, over_before: int, ends: list[int], done: int) -> None:
+    """The game's end with hanab.live's (Game.site_end): over when one of ``ends`` holds,
+    possibly also where ``done`` (nothing more can be scored), and once over it stays so."""
+    enc.implies([over], ends + [done])
+    for lit in ends:
+        enc.implies([lit], [over])
+    enc.implies([over_before], [over])
+
+
 # --------------------------------------------------------------------------------------
 # The step model (default)
 # --------------------------------------------------------------------------------------
@@ -621,11 +630,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
         # hanab.live also ends the game once nothing more can be scored (Game.site_end):
         # the game may stop at event e only then ("done", e), and once stopped it stays so.
         # Stopping changes no score; it spares the moves that would follow (a forced misplay).
-        dn = v("done", e)
-        enc.implies([over(e)], [strikes(e, L), allc, dn])
-        enc.implies([strikes(e, L)], [over(e)])
-        enc.implies([allc], [over(e)])
-        enc.implies([over(e - 1)], [over(e)])
+        _over_or_done(enc, over(e), over(e - 1), [strikes(e, L), allc], v("done", e))
 
     # What "done" needs: every incomplete stack's next card is gone — each copy discarded
     # or bombed (used while its stack is below it) or, from the second final-round turn
@@ -1081,11 +1086,7 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
             continue
         # hanab.live also ends the game once nothing more can be scored (Game.site_end):
         # the game may stop at turn t only then ("done", t), and once stopped it stays so.
-        dn = v("done", t)
-        enc.implies([over(t)], [strikes(t, L), allc, final_done, dn])
-        for lit in (strikes(t, L), allc, final_done):
-            enc.implies([lit], [over(t)])
-        enc.implies([over(t - 1)], [over(t)])
+        _over_or_done(enc, over(t), over(t - 1), [strikes(t, L), allc, final_done], v("done", t))
 
     # What "done" needs: every incomplete stack's next card is gone — each copy discarded
     # or bombed (used while its stack is below it), or held by a player who has had their

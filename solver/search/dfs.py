@@ -15,6 +15,8 @@ Move pruning (each keeps the maximum; the tests check them against a brute force
 - with trash in hand, trash is the only card discarded (or misplayed);
 - in the final round (deck empty) discards and clues are the same "pass": one is tried;
 - copies of the same card, and different trash cards, are tried once.
+In a variant with cards no clue touches (null suits ...) which cards a hand keeps decides
+later stalls, so the trash-only and one-pass rules give way to ``_moves_untouched``.
 """
 from __future__ import annotations
 
@@ -167,12 +169,7 @@ class Search(Budgeted):
         me = pos.cur
         hand = pos.hands[me]
         plays, trash, useful = pos.sort_hand(hand)
-        res = [(PLAY, o) for o in plays]
-        if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
-            # the last deck card played from the deck; a misplay there still ends the deck
-            # without a draw, so it is a move of its own (unless it strikes out)
-            if pos.playable(pos.nd) or pos.strikes + 1 < pos.strike_limit:
-                res.append((PLAY, pos.nd))
+        res = self._plays(plays)
         can_clue = pos.can_clue()
         if pos.tl >= 0:
             # final round: no more draws, so any non-play is the same pass
@@ -206,6 +203,17 @@ class Search(Budgeted):
             res.append((DISCARD, o) if pos.clues < pos.max_clues else (PLAY, o))
         return res
 
+    def _plays(self, plays: list[int]) -> list[tuple[int, int]]:
+        """The plays (``plays``: one card per class) and, with deck plays, the last deck
+        card played from the deck: a misplay there still ends the deck without a draw, so
+        it is a move of its own (unless it strikes out)."""
+        pos = self.pos
+        res = [(PLAY, o) for o in plays]
+        if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
+            if pos.playable(pos.nd) or pos.strikes + 1 < pos.strike_limit:
+                res.append((PLAY, pos.nd))
+        return res
+
     def _moves_untouched(self) -> list[tuple[int, int]]:
         """The moves in a variant with cards no clue touches (and no clue that may touch
         nothing): whether a hand can be clued then depends on which cards it keeps, so
@@ -218,10 +226,7 @@ class Search(Budgeted):
         pos = self.pos
         hand = pos.hands[pos.cur]
         plays, _, useful = pos.sort_hand(hand)
-        res = [(PLAY, o) for o in plays]
-        if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
-            if pos.playable(pos.nd) or pos.strikes + 1 < pos.strike_limit:
-                res.append((PLAY, pos.nd))
+        res = self._plays(plays)
         can_clue = pos.can_clue()
         discard_ok = pos.clues < pos.max_clues
         survive = pos.strikes + 1 < pos.strike_limit
