@@ -32,7 +32,7 @@ def greedy_action(state: State, rng: random.Random | None = None, deviate: float
     """The greedy strategy's action in ``state`` (the game must not be over)."""
     g = state.game
     hand = state.hands[state.current]
-    can_discard = state.clues < g.max_clues
+    can_discard = state.clues < g.max_clues or g.discard_at_max
     if rng is not None and deviate > 0 and rng.random() < deviate:
         opts = [Action.discard(o) for o in hand] if can_discard else []
         clues = [a for a in state.legal_actions() if a.is_clue]

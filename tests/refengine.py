@@ -8,7 +8,15 @@ Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
                "handSize": h, "clueTokens": c, "strikes": s (optional, default 3),
                "null": [suit indices] (optional: the last suits, whose cards no clue
                touches, like hanab.live's Null suit: it has no clue color, and a rank clue
-               does not touch its cards either)}
+               does not touch its cards either),
+               "inverted": [suit indices] (optional: hanab.live's inverted (orange) suits,
+               as its server's commandActionPlay / commandActionDiscard apply them in a
+               live game: playing such a card discards it, gaining a token unless all are
+               available; discarding it plays it; and with any such suit a discard is
+               legal with all tokens available, gaining none)}
+
+Actions here are the commands a player gives (so with inverted suits ('play', o) may
+discard); the project's engine names what happened, as the site's game records do.
 
 Actions (tuples):
     ('play', order)            order = index of the card in the deck list
@@ -74,6 +82,8 @@ def _check_variant(variant):
     null = variant.get("null", [])
     if sorted(null) != list(range(n - len(null), n)):
         raise ValueError("null must list the last suits")
+    if any(not isinstance(x, int) or not 0 <= x < n for x in variant.get("inverted", [])):
+        raise ValueError("inverted must list suit indices")
 
 
 class RefGame:
@@ -200,7 +210,7 @@ class RefGame:
         if kind == "discard":
             if len(action) != 2:
                 return "discard takes exactly one argument"
-            if self.clues == self.max_clues:
+            if self.clues == self.max_clues and not self.variant.get("inverted"):
                 return "cannot discard with all clue tokens available"
             if action[1] not in self.hands[me]:
                 return "card %r is not in player %d's hand" % (action[1], me)
@@ -267,6 +277,9 @@ class RefGame:
         kind = action[0]
         deck_had_cards = g._deck_remaining() > 0
 
+        inverted = g.variant.get("inverted", [])
+        if kind in ("play", "discard") and action[1] in g.hands[me] and g.deck[action[1]][0] in inverted:
+            kind = "discard" if kind == "play" else "play"  # an inverted suit's card
         if kind == "play":
             order = action[1]
             if order in g.hands[me]:
@@ -283,7 +296,8 @@ class RefGame:
             order = action[1]
             g.hands[me].remove(order)
             g.discards.append(order)
-            g.clues += 1
+            if g.clues < g.max_clues:
+                g.clues += 1
             g._draw(me)
         else:  # color / rank clue
             g.clues -= 1

@@ -249,7 +249,7 @@ class _Encoding:
                     kinds.append((v, _PLAY))
                 self.misplay[e, o] = v = m.new_bool_var(f"misplay[{e},{o}]")
                 kinds.append((v, _MISPLAY))
-                if M > 0:  # with no tokens at all, discarding is never legal
+                if M > 0 or self.game.discard_at_max:  # with no tokens at all, discarding is legal only then
                     self.discard[e, o] = v = m.new_bool_var(f"discard[{e},{o}]")
                     kinds.append((v, _DISCARD))
                 self.use[e, o] = u = m.new_bool_var(f"use[{e},{o}]")
@@ -397,9 +397,21 @@ class _Encoding:
         #    spends one (so needs one). -------------------------------------------------------
         for e in range(E):
             discards = [v for v, kind, _ in self.actions[e] if kind == _DISCARD]
-            for v in discards:
-                self._implies(v, _neg(self.full_at[e]))
-            gain = list(discards)
+            if not self.game.discard_at_max:
+                for v in discards:
+                    self._implies(v, _neg(self.full_at[e]))
+                gain = list(discards)
+            elif discards:
+                # with inverted suits a discard is legal with all tokens available, and then
+                # gains none: refund[e] <-> a discard and not full_at[e]
+                refund = m.new_bool_var(f"refund[{e}]")
+                m.add(refund <= sum(discards))
+                self._implies(refund, _neg(self.full_at[e]))
+                for v in discards:
+                    self._implies(v, self.full_at[e], refund)
+                gain = [refund]
+            else:
+                gain = []
             if e in self.bonus:
                 b = self.bonus[e]
                 m.add(b <= sum(self.completers[e]))

@@ -119,6 +119,7 @@ class _Data:
         self.turns_left0 = state.turns_left
         self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
         self.touchable = g.touchable        # per card: some clue touches it
+        self.discard_at_max = g.discard_at_max  # inverted suits: a discard is legal at max tokens
         self.all_touchable = g.all_touchable
         self.deck_plays = g.rules.deck_plays and self.D >= 1
         self.strikeout_keeps_stacks = g.rules.strikeout_score == "stacks"
@@ -508,8 +509,10 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
             enc.implies([dp], [kp])
             enc.implies([dp], [use[e, last]])
 
-        # No discard when all clue tokens are available.
-        enc.implies([kd], [-clues_at(e, M)])
+        # No discard when all clue tokens are available (except with inverted suits, where
+        # it gains none: the token counter stops at the maximum).
+        if not d.discard_at_max:
+            enc.implies([kd], [-clues_at(e, M)])
 
         # A clue in the final round costs a token and, unless empty clues are allowed,
         # needs another player holding a card (here every card is touched by some clue; the
@@ -924,8 +927,10 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
                 enc.add([-use[t, o]] + deck + [v("owner", j, d.actor(t))])
                 enc.add([-use[t, o]] + deck + [removed(t, j + 1)])
 
-        # No discard when all clue tokens are available.
-        enc.implies([kd], [-clues(t, M)])
+        # No discard when all clue tokens are available (except with inverted suits, where
+        # it gains none: the token counter stops at the maximum).
+        if not d.discard_at_max:
+            enc.implies([kd], [-clues(t, M)])
 
         # A clue costs a token, so it needs one; unless empty clues are allowed it must
         # touch a card, so some other player must hold a card (every card is touched by

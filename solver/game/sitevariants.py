@@ -16,10 +16,9 @@ server builds it:
   :meth:`~.variant.Variant.touches` as ``variantIsCardTouched`` does).
 
 Variants with rules beyond this data are refused by name with the reason: Up or Down,
-Sudoku, Throw It in a Hole, Clue Starved, Alternating Clues, reversed suits; so are, for
-now, inverted (orange) suits (a play of such a card is a discard) and variants where some
-card is touched by no clue (a stall is then not always legal; the SAT and CP-SAT models do
-not know it yet).
+Sudoku, Throw It in a Hole, Clue Starved, Alternating Clues, reversed suits. Inverted
+(orange) suits are data here (:attr:`~.variant.Suit.inverted`): with every action recorded
+as what happened, their one rule is that a discard is legal at the maximum of tokens.
 """
 from __future__ import annotations
 
@@ -159,8 +158,6 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     if any(s.endswith(REVERSED) for s in suit_names):
         raise refuse("reversed suits (built from 5 down to 1)")
     site_suits = [site[s] for s in suit_names]
-    if any("inverted" in s.flags for s in site_suits):
-        raise refuse("inverted suits (a play of such a card is a discard)")
 
     # the deck: numCopiesOfCard
     scarce = name.startswith("Scarce Ones")
@@ -204,7 +201,7 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     )
     letters = _letters(site_suits)
     suits = tuple(Suit(s.name, letters[i], suits_ranks[i],
-                       frozenset(colors.index(c) for c in s.colors if c in colors))
+                       frozenset(colors.index(c) for c in s.colors if c in colors), "inverted" in s.flags)
                   for i, s in enumerate(site_suits))
     return Variant(name, suits, colors, clue_ranks=clue_ranks, hanablive_id=vid, touch=touch)
 

@@ -125,6 +125,11 @@ class Game:
         self.perfect_score = v.perfect_score
         # the game also ends as hanab.live ends it (see State.push)
         self.site_end = not rules.play_to_the_end
+        # with inverted suits a discard is legal with all tokens available (and gains none)
+        self.discard_at_max = v.has_inverted_suits
+        if self.discard_at_max and rules.deck_plays:
+            raise MalformedError(f"variant {v.name!r} with deck plays is not supported yet: with inverted suits "
+                                 f"the last card may also be discarded from the deck")
         # orders_of[s][r]: the orders of the cards of suit s and rank r (r = 0..max rank + 1)
         self.orders_of = tuple(tuple(tuple(o for o, c in enumerate(self.deck) if c.suit == s and c.rank == r)
                                      for r in range(s_.max_rank + 2)) for s, s_ in enumerate(v.suits))
@@ -312,7 +317,7 @@ class State:
         acts = [Action(PLAY, o) for o in self.hands[me]]
         if g.rules.deck_plays and self.deck_left == 1:
             acts.append(Action(PLAY, self.next_draw))
-        if self.clues < g.max_clues:
+        if self.clues < g.max_clues or g.discard_at_max:
             acts.extend(Action(DISCARD, o) for o in self.hands[me])
         acts.extend(self._clues())
         return acts
@@ -337,7 +342,7 @@ class State:
                     raise IllegalActionError(f"{verb} card #{t}: no such card (deck has {len(g.deck)})")
                 where = self._where(t)
                 raise IllegalActionError(f"{verb} card #{t}: not in {who}'s hand ({where})")
-            if k == DISCARD and self.clues >= g.max_clues:
+            if k == DISCARD and self.clues >= g.max_clues and not g.discard_at_max:
                 raise IllegalActionError(f"discard card #{t}: all {g.max_clues} clue tokens are available")
             return Action(k, t)
         if k in (COLOR_CLUE, RANK_CLUE):
@@ -420,7 +425,8 @@ class State:
                     self.strikes += 1
             else:
                 self.discards.append(o)
-                self.clues += 1
+                if self.clues < g.max_clues:  # (at the maximum only with inverted suits)
+                    self.clues += 1
             if idx >= 0 and self.next_draw < len(g.deck):
                 hand.append(self.next_draw)
                 self.next_draw += 1

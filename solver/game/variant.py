@@ -42,13 +42,16 @@ class CustomVariantSpec(TypedDict):
 
 @dataclass(frozen=True)
 class Suit:
-    """One suit: its name, one-letter code, the ranks of its cards, and the clue colors
-    (indices into :attr:`Variant.clue_colors`) that touch it."""
+    """One suit: its name, one-letter code, the ranks of its cards, the clue colors
+    (indices into :attr:`Variant.clue_colors`) that touch it, and whether it is inverted
+    (hanab.live's orange suits: on the site a player's *play* of such a card discards it
+    and a *discard* plays it; the game's records, and so our actions, name what happened)."""
 
     name: str
     letter: str
     ranks: tuple[int, ...]
     touched_by: frozenset[int]
+    inverted: bool = False
 
     @property
     def max_rank(self) -> int:
@@ -111,6 +114,12 @@ class Variant:
     @property
     def perfect_score(self) -> int:
         return sum(s.max_rank for s in self.suits)
+
+    @property
+    def has_inverted_suits(self) -> bool:
+        """A suit is inverted: then a discard is legal with every clue token available (it
+        gains none), as hanab.live's ``commandActionDiscard`` allows."""
+        return any(s.inverted for s in self.suits)
 
     def composition(self) -> list[tuple[int, int]]:
         """The deck's cards as ``(suit, rank)`` in hanab.live's order: suit by suit,

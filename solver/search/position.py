@@ -32,6 +32,7 @@ class Position:
         "cur", "tl", "cnt", "reach", "max_rank", "max_clues", "strike_limit", "nsuits",
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
         "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top", "touch", "all_touch",
+        "discard_at_max",
     )
 
     def __init__(self, state: State):
@@ -44,6 +45,7 @@ class Position:
         self.nsuits = g.variant.num_suits
         self.max_rank = list(g.max_rank)
         self.max_clues = g.max_clues
+        self.discard_at_max = g.discard_at_max  # inverted suits: a discard is legal at max tokens
         self.strike_limit = g.strike_limit
         self.deck_plays = g.rules.deck_plays
         self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
@@ -215,7 +217,7 @@ class Position:
             else:
                 if kind == PLAY:
                     self.strikes += 1
-                else:
+                elif self.clues < self.max_clues:  # (at the maximum only with inverted suits)
                     self.clues += 1
             old_reach = self.reach[s]
             self.reach[s] = self._reach(s) if not ok else max(old_reach, r)
