@@ -6,7 +6,8 @@ shuffling the 50 cards, id = ``p{players}c1s{k}``), so their answers can be comp
 any other tool. For every group it prints: decided % (exact answers: the maximum with its bound
 confirmed), agreement with the ``winnable`` labels where a file has them (a line of 25 for
 a winnable deck, a proven bound below 25 for an unwinnable one), the max-score distribution, and mean / median /
-p99 / max solve time.
+p99 / max solve time (wall), and mean / median / total CPU time (every thread of the
+process: CP-SAT's too).
 
     python scripts/bench_solve.py --random 200 --files ../shared/decks/*.jsonl --timeout 10
     python scripts/bench_solve.py --random 100 --compare HEAD~3   # same decks, older version too
@@ -52,11 +53,11 @@ def run_one(args):
     if "variant" in item and item["variant"] != "No Variant":
         obj["options"] = {"variant": item["variant"]}
     rec = game_from_json(obj, item["id"], players=item["players"])
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     sol = solve(rec.game, timeout=timeout)
-    dt = time.perf_counter() - t
+    dt, dc = time.perf_counter() - t, time.process_time() - c  # (CPU: every thread of the process)
     return {"id": item["id"], "players": item["players"], "group": item["group"], "max": sol.max_score,
-            "upper": sol.upper_bound, "exact": sol.exact, "proof": sol.proof.kind, "time": dt,
+            "upper": sol.upper_bound, "exact": sol.exact, "proof": sol.proof.kind, "time": dt, "cpu": dc,
             "winnable": item.get("winnable")}
 
 
@@ -67,8 +68,8 @@ def pct(x, n):
 def table(results, title):
     lines = [f"## {title}", "",
              "| group | players | decks | decided | label agreement | max-score distribution "
-             "| mean | median | p99 | max |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| mean | median | p99 | max | CPU mean | CPU median | CPU total |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     groups = {}
     for r in results:
         groups.setdefault((r["group"], r["players"]), []).append(r)
@@ -83,8 +84,11 @@ def table(results, title):
         dist_s = " ".join(f"{k}:{v}" for k, v in sorted(dist.items(), key=lambda kv: str(kv[0]), reverse=True))
         ts = sorted(r["time"] for r in rs)
         p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))]
+        cs = sorted(r.get("cpu", float("nan")) for r in rs)
         lines.append(f"| {g} | {p} | {n} | {pct(decided, n)} | {ag} | {dist_s} | {1000 * statistics.mean(ts):.1f} ms"
-                     f" | {1000 * statistics.median(ts):.1f} ms | {1000 * p99:.0f} ms | {1000 * ts[-1]:.0f} ms |")
+                     f" | {1000 * statistics.median(ts):.1f} ms | {1000 * p99:.0f} ms | {1000 * ts[-1]:.0f} ms"
+                     f" | {1000 * statistics.mean(cs):.1f} ms | {1000 * statistics.median(cs):.1f} ms"
+                     f" | {sum(cs):.2f} s |")
     return "\n".join(lines)
 
 
