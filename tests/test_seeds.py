@@ -36,9 +36,10 @@ from solver.game import (
 )
 from solver.game import seeds as S
 
-from conftest import HANABLIVE, REPO, assert_clean_error, expected_results, run_cli
+from conftest import HANABLIVE, REPO, SHARED, assert_clean_error, expected_results, needs_shared, run_cli
 
 VECTORS_FILE = REPO / "tests" / "data" / "seed_vectors.json"
+VARIANTS_DIR = SHARED / "hanablive" / "variants"
 GO_PROGRAM = REPO / "tests" / "go" / "seedvectors.go"
 VECTORS = json.loads(VECTORS_FILE.read_text())
 M31 = (1 << 31) - 1
@@ -63,6 +64,9 @@ def check_against(vectors: dict):
         assert [r.int63() for _ in v["int63"]] == v["int63"], v["seed"]
         for n, perm in v["perms"].items():
             assert server_shuffle(range(int(n)), v["int64_seed"]) == perm, (v["seed"], n)
+    for v in vectors["variant_seeds"]:
+        assert seed_int64(v["seed"]) == v["int64_seed"], v["seed"]
+        assert server_shuffle(range(v["size"]), v["int64_seed"]) == v["perm"], v["seed"]
     for v in vectors["raw"]:
         r = GoRand(v["seed"])
         assert [r.int63() for _ in v["int63"]] == v["int63"], v["seed"]
@@ -91,6 +95,34 @@ def test_stored_vectors_cover_the_cases():
     assert seeds["legacy-1-p3v0s1"]["hashed"] == "p3v0s1"
     assert any(ord(c) > 127 for s in seeds for c in s)
     assert any(int(n) > S.RNG_LEN for v in VECTORS["seeds"] for n in v["perms"])
+
+
+def test_stored_vectors_cover_every_deck_size_of_the_sites_variants():
+    """The variant seeds: 20 site variants, and every deck length a supported variant has."""
+    from solver.game.sitevariants import refusal, site_names
+
+    sizes = {len(parse_variant(n).composition()) for n in site_names() if refusal(n) is None}
+    vs = VECTORS["variant_seeds"]
+    assert len({v["variant"] for v in vs}) == 20 and {v["size"] for v in vs} == sizes
+
+
+@needs_shared(VARIANTS_DIR / "variants.json")
+@pytest.mark.parametrize("v", VECTORS["variant_seeds"], ids=lambda v: v["seed"])
+def test_variant_seeds_deal_as_the_server(v):
+    """A seed of a site variant deals the variant's deck (in InitDeck order, by the
+    independent reference tests/siteoracle.py) permuted by Go's own deal loop: the
+    project's deal is the server's, card by card."""
+    import siteoracle as so
+
+    site = so.load_site(VARIANTS_DIR)
+    o = site.variants[v["variant"]]
+    assert f"v{o.id}s" in v["seed"]
+    unshuffled = so.deck(site, o)
+    assert len(unshuffled) == v["size"]
+    want = [unshuffled[i] for i in v["perm"]]
+    n, variant, cards = deck_from_seed(v["seed"])
+    assert variant.name == v["variant"]
+    assert [(c.suit, c.rank) for c in cards] == want
 
 
 @pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")

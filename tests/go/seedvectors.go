@@ -9,6 +9,11 @@
 // perm[i] of the unshuffled deck); every entry reseeds. The prefix rule ("legacy-" =>
 // drop the first len("legacy-x-") bytes) is the server's setSeed.
 //
+// "variant_seeds": hanab.live seeds of 20 variants of the site (every deck size its
+// supported variants have: 30, 40, 45, 50, 54, 55, 60 cards), each with the server's deal
+// permutation for that variant's deck size; tests/test_seeds.py applies it to the deck in
+// InitDeck order (tests/siteoracle.py) and compares the deal the project makes.
+//
 // "raw": for int64 seeds, one stream of Int63, Uint64, Int31, Intn, Int31n and Int63n
 // values, then Int63 after 1000 more draws. "crc64": checksums of byte strings (hex).
 //
@@ -36,6 +41,38 @@ var seeds = []string{
 	"p2v1s1", "p3v1s42", "p2v21s3", "p4v2s9", "p3v16s7", "p5v3s11",
 	"", "a", "hello world", "p3v0s", "legacy-1-p3v0s1", "legacy-9-abc",
 	"JSON", "\u00e9t\u00e9", "p2v0sXyZ-123",
+}
+
+type variantSeed struct {
+	Variant   string `json:"variant"`
+	Seed      string `json:"seed"`
+	Size      int    `json:"size"`
+	Int64Seed int64  `json:"int64_seed"`
+	Perm      []int  `json:"perm"`
+}
+
+// hanab.live variants (name, seed, deck size): the id in the seed is the site's
+var variantSeeds = []variantSeed{
+	{Variant: "3 Suits", Seed: "p2v18s1", Size: 30},
+	{Variant: "Prism (3 Suits)", Seed: "p3v1467s5", Size: 30},
+	{Variant: "Omni (3 Suits)", Seed: "p4v179s12", Size: 30},
+	{Variant: "4 Suits", Seed: "p2v15s7", Size: 40},
+	{Variant: "Rainbow (4 Suits)", Seed: "p5v17s3", Size: 40},
+	{Variant: "Odds and Evens (4 Suits)", Seed: "p3v1812s9", Size: 40},
+	{Variant: "Dark Rainbow (5 Suits)", Seed: "p2v23s100", Size: 45},
+	{Variant: "Critical Fours (5 Suits)", Seed: "p4v1822s2", Size: 45},
+	{Variant: "Scarce Ones (5 Suits)", Seed: "p3v2394s8", Size: 45},
+	{Variant: "Cocoa Rainbow (5 Suits)", Seed: "p6v291s4", Size: 45},
+	{Variant: "Pink (5 Suits)", Seed: "p2v107s2000", Size: 50},
+	{Variant: "Null (5 Suits)", Seed: "p3v181s77", Size: 50},
+	{Variant: "Black & Dark Rainbow (6 Suits)", Seed: "p5v12s6", Size: 50},
+	{Variant: "Critical Fours (6 Suits)", Seed: "p2v1821s13", Size: 54},
+	{Variant: "Critical Fours & Rainbow (6 Suits)", Seed: "p6v1823s1", Size: 54},
+	{Variant: "Dark Null (6 Suits)", Seed: "p4v255s21", Size: 55},
+	{Variant: "Brown & Dark Pink (6 Suits)", Seed: "p3v144s3", Size: 55},
+	{Variant: "Orange (6 Suits)", Seed: "p2v2130s5", Size: 60},
+	{Variant: "Muddy Rainbow (6 Suits)", Seed: "p4v160s11", Size: 60},
+	{Variant: "Synesthesia (6 Suits)", Seed: "p6v1353s2", Size: 60},
 }
 
 // deck sizes of the built-in variants: 50 (5 suits), 60 (6 suits), 45 (black 5),
@@ -110,6 +147,23 @@ func main() {
 	}
 	out["seeds"] = sv
 
+	var vs []variantSeed
+	for _, v := range variantSeeds {
+		_, _, seed := serverSeed(v.Seed)
+		v.Int64Seed = seed
+		r := rand.New(rand.NewSource(seed))
+		v.Perm = make([]int, v.Size)
+		for i := range v.Perm {
+			v.Perm[i] = i
+		}
+		for i := range v.Perm {
+			j := r.Intn(i + 1)
+			v.Perm[i], v.Perm[j] = v.Perm[j], v.Perm[i]
+		}
+		vs = append(vs, v)
+	}
+	out["variant_seeds"] = vs
+
 	var rv []rawVector
 	for _, s := range rawSeeds {
 		v := rawVector{Seed: s}
@@ -151,7 +205,7 @@ func main() {
 	}
 	out["crc64"] = crcs
 
-	writeJSON(out, []string{"crc64", "seeds", "raw"})
+	writeJSON(out, []string{"crc64", "seeds", "variant_seeds", "raw"})
 }
 
 // writeJSON prints the object with one array element per line (readable diffs)
