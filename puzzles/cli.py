@@ -186,6 +186,19 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
         sys.exit(1)
 
 
+def _links(p, st) -> dict:
+    """Links that open the puzzle on hanab.live at its position: ``position`` (the game up
+    to it) and ``solution`` (then the first solution line); None where the site cannot
+    open the game (not one of its variants, ...)."""
+    from solver.game.links import link_or_none
+
+    rec = p.record()
+    acts = list(rec.actions)
+    solution = acts + p.line_actions(0) if p.lines else None
+    return {"position": link_or_none(rec.game, acts, st.turn),
+            "solution": link_or_none(rec.game, solution, st.turn) if solution is not None else None}
+
+
 @puzzle.command()
 @click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
 @click.option("--answer", help='A line from the position: compact ("c pr3 dy1 c1r ...") or a JSON list of '
@@ -208,8 +221,9 @@ def check(puzzle_file, answer, as_json, timeout, engine):
     if answer is not None and rep.state is not None:
         rep.answer = check_answer(rep.state, answer, p.target, limits)
     ok = rep.valid and (rep.answer is None or rep.answer.correct)
+    links = _links(p, rep.state) if rep.valid else {}
     if as_json:
-        click.echo(json.dumps(rep.to_json()))
+        click.echo(json.dumps({**rep.to_json(), "links": links}))
     else:
         # a file name from the command line may hold bytes that are not UTF-8 (surrogates
         # here): shown escaped, not a crash
@@ -222,6 +236,9 @@ def check(puzzle_file, answer, as_json, timeout, engine):
             say(f"  {st.game.player_name(st.current)} to move at turn {st.turn}, target {p.target}")
             for n in rep.notes:
                 say(f"  {n}")
+            for what, link in links.items():
+                if link:
+                    say(f"  {what} on hanab.live: {link}")
         else:
             say(f"{p.id}: INVALID")
             for prob in rep.problems:
@@ -287,6 +304,9 @@ def export(puzzle_file, out, with_solution):
         except OSError as e:
             raise MalformedError(f"{out}: cannot write: {e.strerror or e}") from None
         click.echo(f"wrote {out}")
+        link = _links(p, st)["solution" if with_solution else "position"]
+        if link:
+            click.echo(f"On hanab.live: {link}")
     else:
         click.echo(text, nl=False)
 

@@ -145,3 +145,25 @@ def test_solve_and_review_print_links_of_their_lines(tmp_path):
         assert [(a["type"], a["target"]) for a in acts[:d["turn"]]] == [
             (a.kind, a.target) for a in rec.actions[:d["turn"]]]
         assert len(acts) > d["turn"]  # the best line follows
+
+
+def test_puzzle_check_and_export_print_links_to_the_position(tmp_path):
+    import json
+
+    from puzzles.format import load_puzzle
+
+    from conftest import REPO, run_cli
+
+    path = REPO / "docs" / "puzzles" / "p2-t67-s2024-d89.json"
+    p = load_puzzle(path)
+    rec, line = p.record(), p.line_actions(0)
+    rep = json.loads(run_cli("puzzle", "check", str(path), "--json").stdout)
+    for what, want in (("position", rec.actions), ("solution", list(rec.actions) + line)):
+        code, turn = rep["links"][what].split("/shared-replay-json/")[1].split("#")
+        got = site_expand(code)
+        assert int(turn) == len(rec.actions) + 1  # opens at the puzzle's position
+        assert got["deck"] == [c.to_json() for c in rec.game.deck]
+        assert [(a["type"], a["target"]) for a in got["actions"]] == [(a.kind, a.target) for a in want]
+    assert f"solution on hanab.live: {rep['links']['solution']}" in run_cli("puzzle", "check", str(path)).stdout
+    out = run_cli("puzzle", "export", str(path), "--out", str(tmp_path / "g.json"), "--with-solution").stdout
+    assert f"On hanab.live: {rep['links']['solution']}" in out
