@@ -151,6 +151,16 @@ def as_tuple(a: Action) -> tuple:
     return (REF_KIND[a.kind], a.target) if a.kind in (PLAY, DISCARD) else (REF_KIND[a.kind], a.target, a.value)
 
 
+def as_command(st, a: Action) -> tuple:
+    """The reference engine's command for the engine's action ``a`` in ``st``: ``a`` names
+    what happened (as the site's game records do); with an inverted suit's card the player
+    plays it to discard it and discards it to play it (the server's commandActionPlay)."""
+    g = st.game
+    if a.kind in (PLAY, DISCARD) and a.target < len(g.deck) and g.variant.suits[g.suit_of[a.target]].inverted:
+        return ("discard" if a.kind == PLAY else "play", a.target)
+    return as_tuple(a)
+
+
 def as_action(t: tuple) -> Action:
     """A reference-engine action tuple as an engine Action."""
     return Action(REF_KIND_BACK[t[0]], *t[1:])

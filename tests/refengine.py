@@ -15,6 +15,14 @@ Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
                available; discarding it plays it; and with any such suit a discard is
                legal with all tokens available, gaining none)}
 
+A variant may also spell out what a hanab.live variant needs (tests/test_site_variants.py
+builds these from the independent reference of the site's code, tests/siteoracle.py):
+"cards" (the deck's cards in order, instead of "suits" x "ranks"; "suits" is still the
+suit count), "maxRanks" (per suit: the rank that completes it), "colorValues" and
+"rankValues" (the clue values that exist), "touches" (a function (suit, rank, "color" or
+"rank", value) -> whether that clue touches that card) and "emptyOk" ({"color": bool,
+"rank": bool}: a clue of that kind may touch nothing).
+
 Actions here are the commands a player gives (so with inverted suits ('play', o) may
 discard); the project's engine names what happened, as the site's game records do.
 
@@ -47,7 +55,10 @@ TINY_VARIANTS = [
 
 
 def composition(variant):
-    """Deck composition: for each suit in order, each rank of sorted(ranks)."""
+    """Deck composition: for each suit in order, each rank of sorted(ranks) (or the
+    variant's own "cards")."""
+    if "cards" in variant:
+        return [tuple(c) for c in variant["cards"]]
     cards = []
     for suit in range(variant["suits"]):
         for rank in sorted(variant["ranks"]):
@@ -58,9 +69,13 @@ def composition(variant):
 def _check_variant(variant):
     if not isinstance(variant, dict):
         raise ValueError("variant must be a dict")
-    for key in ("suits", "ranks", "handSize", "clueTokens"):
+    for key in ("suits", "handSize", "clueTokens"):
         if key not in variant:
             raise ValueError("variant is missing key %r" % key)
+    if "cards" in variant:
+        return
+    if "ranks" not in variant:
+        raise ValueError("variant is missing key 'ranks'")
     n = variant["suits"]
     if not isinstance(n, int) or not 1 <= n <= 6:
         raise ValueError("suits must be an int in 1..6")
@@ -117,7 +132,9 @@ class RefGame:
         self.play_to_the_end = bool(play_to_the_end)
         self.max_clues = variant["clueTokens"]
         self.strike_limit = variant.get("strikes", 3)
-        self.max_rank = max(variant["ranks"])
+        n = variant["suits"]
+        self.max_ranks = list(variant.get("maxRanks") or [max(variant["ranks"])] * n)
+        self.max_rank = max(self.max_ranks)
         self.num_suits = variant["suits"]
 
         # mutable state
@@ -144,6 +161,9 @@ class RefGame:
         return self.deck[order]
 
     def _touches(self, target, kind, value):
+        touches = self.variant.get("touches")
+        if touches is not None:
+            return any(touches(*self._card(order), kind, value) for order in self.hands[target])
         null = self.variant.get("null", [])
         for order in self.hands[target]:
             suit, rank = self._card(order)
@@ -156,10 +176,14 @@ class RefGame:
         return False
 
     def _legal_color_values(self):
+        if "colorValues" in self.variant:
+            return list(self.variant["colorValues"])
         null = self.variant.get("null", [])
         return [s for s in range(self.num_suits) if s not in null]
 
     def _legal_rank_values(self):
+        if "rankValues" in self.variant:
+            return list(self.variant["rankValues"])
         return sorted(set(self.variant["ranks"]))
 
     def _play_card(self, order):
@@ -167,7 +191,7 @@ class RefGame:
         suit, rank = self._card(order)
         if rank == self.stacks[suit] + 1:
             self.stacks[suit] += 1
-            if self.stacks[suit] == self.max_rank and self.clues < self.max_clues:
+            if self.stacks[suit] == self.max_ranks[suit] and self.clues < self.max_clues:
                 self.clues += 1
         else:
             self.discards.append(order)
@@ -232,7 +256,8 @@ class RefGame:
                 legal_values = self._legal_rank_values()
             if isinstance(value, bool) or value not in legal_values:
                 return "invalid %s value %r" % (kind, value)
-            if not self.empty_clues and not self._touches(target, kind, value):
+            empty_ok = self.empty_clues or self.variant.get("emptyOk", {}).get(kind, False)
+            if not empty_ok and not self._touches(target, kind, value):
                 return "clue touches no cards"
             return None
         return "unknown action kind %r" % (kind,)
@@ -315,7 +340,7 @@ class RefGame:
         # end-of-game checks
         if g.strikes == g.strike_limit:
             g._over = True
-        elif all(s == g.max_rank for s in g.stacks):
+        elif all(s == m for s, m in zip(g.stacks, g.max_ranks)):
             g._over = True
         elif g.turns_left is not None and g.turns_left == 0:
             g._over = True
@@ -329,7 +354,7 @@ class RefGame:
         """Per suit, ranks counted up from 1 while some copy is not discarded."""
         total = 0
         for suit in range(self.num_suits):
-            for rank in range(1, self.max_rank + 1):
+            for rank in range(1, self.max_ranks[suit] + 1):
                 copies = [o for o, c in enumerate(self.deck) if c == (suit, rank)]
                 if not copies or all(o in self.discards for o in copies):
                     break
@@ -339,7 +364,7 @@ class RefGame:
     def _nothing_playable(self):
         """No stack's next card is anywhere but in the discards or marked."""
         for suit in range(self.num_suits):
-            if self.stacks[suit] == self.max_rank:
+            if self.stacks[suit] == self.max_ranks[suit]:
                 continue
             want = (suit, self.stacks[suit] + 1)
             for o, c in enumerate(self.deck):

@@ -18,10 +18,10 @@ import pytest
 
 from solver.encodings.cpsat import cpsat_max
 from solver.encodings.sat import sat_max
-from solver.game import DISCARD, PLAY, Action
+from solver.game import DISCARD
 from solver.portfolio import solve
 
-from conftest import as_tuple
+from conftest import as_command
 from refengine import brute_force_max
 from tinyvariants import random_tiny_game
 
@@ -31,15 +31,6 @@ MECHANICS = ("null", "inverted")
 # the solver checks below include them, so they see the mechanic decide an answer
 BITING = {"null": [2042, 2066, 2087, 2136, 2177, 2188], "inverted": [2021, 2073, 2136, 2157, 2173, 2198]}
 CASES = [(m, seed) for m in MECHANICS for seed in list(range(30)) + BITING[m]]
-
-
-def command(st, a: Action) -> tuple:
-    """The reference engine's command for the engine's action ``a`` (what happened): with an
-    inverted suit's card, the player plays it to discard it and discards it to play it."""
-    g = st.game
-    if a.kind in (PLAY, DISCARD) and g.variant.suits[g.suit_of[a.target]].inverted:
-        return ("discard" if a.kind == PLAY else "play", a.target)
-    return as_tuple(a)
 
 
 def _position(mechanic: str, seed: int, moves: int):
@@ -52,7 +43,7 @@ def _position(mechanic: str, seed: int, moves: int):
             if st.over:
                 break
             a = st.apply(rng.choice(st.legal_actions()))
-            ref = ref.apply(command(st, a))
+            ref = ref.apply(as_command(st, a))
         if not st.over:
             return st, ref
     raise AssertionError("no live position")
@@ -66,11 +57,11 @@ def test_engine_agrees_with_reference(mechanic, seed):
     while True:
         assert st.snapshot() == ref.snapshot() and st.over == ref.over and st.score == ref.score
         legal = st.legal_actions()
-        assert sorted(command(st, a) for a in legal) == ref.legal_actions()
+        assert sorted(as_command(st, a) for a in legal) == ref.legal_actions()
         if st.over:
             break
         a = rng.choice(legal)
-        ref = ref.apply(command(st, a))
+        ref = ref.apply(as_command(st, a))
         st.apply(a)
 
 
