@@ -98,6 +98,12 @@ def test_inverted_suits_allow_a_discard_with_every_token_and_gain_none():
     assert seen >= 10
 
 
+def assert_line_scores(st, actions, want: int) -> None:
+    """``actions`` replay from ``st`` to the end of the game, scoring ``want``."""
+    end = st.copy().apply_all(actions)
+    assert end.over and end.score == want
+
+
 @pytest.mark.parametrize("mechanic, seed", CASES)
 def test_search_matches_brute_force(mechanic, seed):
     st, ref = _position(mechanic, seed, 4)
@@ -105,8 +111,7 @@ def test_search_matches_brute_force(mechanic, seed):
     for engine in ("search", "portfolio"):
         sol = solve(st, engine=engine)
         assert (sol.max_score, sol.upper_bound) == (want, want), engine
-        end = st.copy().apply_all(sol.actions)
-        assert end.over and end.score == want
+        assert_line_scores(st, sol.actions, want)
 
 
 @pytest.mark.parametrize("mechanic, seed", CASES)
@@ -116,12 +121,10 @@ def test_sat_and_cpsat_match_brute_force(mechanic, seed):
     for model in ("steps", "turns"):
         res = sat_max(st, model=model)
         assert (res.max_score, res.exact) == (want, True), model
-        end = st.copy().apply_all(res.actions)
-        assert end.over and end.score == want
+        assert_line_scores(st, res.actions, want)
     res = cpsat_max(st, seed_tries=0)
     assert (res.status, res.max_score) == ("optimal", want)
-    end = st.copy().apply_all(res.actions)
-    assert end.over and end.score == want
+    assert_line_scores(st, res.actions, want)
 
 
 @pytest.mark.parametrize("mechanic, seed", [(m, seed) for m in MECHANICS for seed in BITING[m]])
