@@ -196,17 +196,26 @@ class _Run:
         pos = Position(state)
         self.static_ub, self.static_kind, self.static_reason = named_bound(pos)
         self.upper = self.static_ub
+        # the best line so far, first the greedy one (on random decks it is often perfect,
+        # and then no search runs at all)
         self.best_line, self.best = _fallback_line(state)
         self.search = Search(pos, deadline)
-        self.relaxed = RelaxedSearch(Position(state), deadline)
+        self._relaxed: RelaxedSearch | None = None  # made on first use
         self.relaxed_open = True  # False once the relaxed game reaches the current top
         self.unreachable: dict[int, set[str]] = {}  # target -> methods proving it unreachable
         self.attempts: list[dict] = []
         self.timed_out = False
         self.use_sat = use_sat and _sat_module() is not None
 
+    @property
+    def relaxed(self) -> RelaxedSearch:
+        """The relaxed game's search, with its own position (made on first use)."""
+        if self._relaxed is None:
+            self._relaxed = RelaxedSearch(Position(self.state), self.deadline)
+        return self._relaxed
+
     def _nodes(self) -> int:
-        return self.search.nodes + self.relaxed.nodes
+        return self.search.nodes + (self._relaxed.nodes if self._relaxed is not None else 0)
 
     def _attempt(self, method: str, engine, target: int, budget: int):
         """Run one engine at one target within ``budget`` nodes: True, False or None."""
@@ -233,7 +242,9 @@ class _Run:
             self.upper = target - 1
 
     def _search_top_bottom(self, budget: int):
-        for target in (self.upper, self.best + 1):
+        """The search at the top target, then just above the best line; a target is not
+        searched twice with the same budget (the best line one short of the top)."""
+        for target in dict.fromkeys((self.upper, self.best + 1)):
             if self.best >= self.upper or self.timed_out:
                 return
             ok = self._attempt("search", self.search, target, budget)
@@ -360,8 +371,9 @@ class _Run:
 
     def result(self, confirm: bool) -> Solution:
         best, upper = self.best, self.upper
-        stats = {"nodes": self.search.nodes, "relaxed_nodes": self.relaxed.nodes, "memo": len(self.search.memo),
-                 "attempts": self.attempts}
+        stats = {"nodes": self.search.nodes,
+                 "relaxed_nodes": self._relaxed.nodes if self._relaxed is not None else 0,
+                 "memo": len(self.search.memo), "attempts": self.attempts}
         if best == upper == self.static_ub:
             proof = Proof(self.static_kind, self.static_reason, ("bound",))
             return Solution(best, upper, True, self.best_line, proof, stats)
