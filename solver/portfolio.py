@@ -109,15 +109,21 @@ FIRST_BUDGET = {2: 2000, 3: 2000, 4: 2000, 5: 20000, 6: 20000}
 # (with MiniSat 2 of the 154 hard_2p decks stayed open at 10 s). CaDiCaL is also the
 # encoding's own default, for DRAT proofs.
 SAT_SOLVER = {2: "cadical195", 3: "minisat22", 4: "minisat22", 5: "minisat22", 6: "minisat22"}
-FIRST_SAT_SECONDS = 4.0  # the SAT call's cap in the first round (doubling each round)
+# The SAT budget of the first round, in the solver's conflicts (doubling each round; a
+# target's solver is kept from round to round, so each round goes on where the last one
+# stopped): deterministic, so a deck gets the same answer on an idle or a loaded machine;
+# the deadline is only an outer limit. About 2-4 s of CaDiCaL on the hard 2-player decks.
+FIRST_SAT_CONFLICTS = 20_000
+# The SAT budget of a confirmation ("is the next score really unreachable?").
+CONFIRM_SAT_CONFLICTS = 200_000
 
 
 def _sat_module():
     try:
-        from .encodings.sat import sat_reachable
+        from .encodings.sat import SatSession
     except ImportError:  # pragma: no cover - the encodings are part of the package
         return None
-    return sat_reachable
+    return SatSession
 
 
 METHOD_NAMES = {
@@ -180,8 +186,11 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
         sol = _solve_encoding(state, engine, deadline)
     else:
         run = _Run(state, deadline, node_limit, use_sat=engine == "portfolio")
-        run.main_loop()
-        sol = run.result(confirm)
+        try:
+            run.main_loop()
+            sol = run.result(confirm)
+        finally:
+            run.close()
     sol.stats["time"] = round(time.monotonic() - t0, 4)
     return sol
 
@@ -206,6 +215,13 @@ class _Run:
         self.attempts: list[dict] = []
         self.timed_out = False
         self.use_sat = use_sat and _sat_module() is not None
+        self._sessions: dict = {}  # target -> its SatSession, kept across rounds until decided
+
+    def close(self) -> None:
+        """Free the SAT solvers still open."""
+        for session in self._sessions.values():
+            session.close()
+        self._sessions.clear()
 
     @property
     def relaxed(self) -> RelaxedSearch:
@@ -240,6 +256,8 @@ class _Run:
         self.unreachable.setdefault(target, set()).add(method)
         if target <= self.upper:
             self.upper = target - 1
+        for t in [t for t in self._sessions if t > self.upper]:  # questions settled: solvers freed
+            self._sessions.pop(t).close()
 
     def _search_top_bottom(self, budget: int):
         """The search at the top target, then just above the best line; a target is not
@@ -263,17 +281,23 @@ class _Run:
         left = self.deadline - time.monotonic()
         return left if cap is None else min(cap, left)
 
-    def _sat(self, target: int, cap: float | None):
-        """SAT at one target: True (line found), False (unsatisfiable) or None."""
-        sat_reachable = _sat_module()
-        left = self._left(cap)
-        if sat_reachable is None or (left is not None and left <= 0.05):
+    def _sat(self, target: int, conflicts: int):
+        """SAT at one target, ``conflicts`` more conflicts at most (the deadline an outer
+        limit): True (line found), False (unsatisfiable) or None."""
+        session_class = _sat_module()
+        left = self._left(None)
+        if session_class is None or (left is not None and left <= 0.05):
             return None
         t1 = time.monotonic()
         solver = SAT_SOLVER[self.state.game.num_players]
-        res = sat_reachable(self.state, target, timeout=left, solver=solver)
+        session = self._sessions.get(target)
+        if session is None:
+            session = self._sessions[target] = session_class(self.state, target, solver=solver)
+        res = session.run(conflicts, timeout=self._left(None))
+        if res.status != "unknown":
+            del self._sessions[target]
         self.attempts.append({"method": "sat", "solver": solver, "target": target, "result": res.status,
-                              "time": round(time.monotonic() - t1, 4)})
+                              "conflicts": res.stats["conflicts"], "time": round(time.monotonic() - t1, 4)})
         if res.status == "sat":
             score = replay_score(self.state, res.actions)
             if score > self.best:
@@ -287,11 +311,11 @@ class _Run:
         return None
 
     def main_loop(self):
-        budget, sat_cap = FIRST_BUDGET[self.state.game.num_players], FIRST_SAT_SECONDS
+        budget, conflicts = FIRST_BUDGET[self.state.game.num_players], FIRST_SAT_CONFLICTS
         while self.best < self.upper and not self.timed_out:
             self._search_top_bottom(budget)
             if self.use_sat and self.best < self.upper and not self.timed_out:
-                self._sat(self.upper, sat_cap)
+                self._sat(self.upper, conflicts)
             # without the encodings, the relaxed game is the other way to lower the bound
             if not self.use_sat and self.relaxed_open and self.best < self.upper and not self.timed_out:
                 target = self.upper
@@ -301,7 +325,7 @@ class _Run:
                 elif ok is False:
                     self._proved_unreachable(target, "relaxed")
             budget *= 2
-            sat_cap *= 2
+            conflicts *= 2
 
     def _cpsat(self, cap: float | None):
         """CP-SAT maximises the score from the position, seeded with the best line;
@@ -336,9 +360,9 @@ class _Run:
         return max(CONFIRM_SECONDS, (self.deadline - time.monotonic()) / 2)
 
     def _confirm(self, target: int) -> set[str]:
-        """Run further methods on "``target`` is unreachable" until two agree (each
-        given ``CONFIRM_SECONDS``, or half the time left when a deadline leaves more, and
-        never beyond the deadline)."""
+        """Run further methods on "``target`` is unreachable" until two agree: SAT with
+        ``CONFIRM_SAT_CONFLICTS`` more conflicts, the others each given ``CONFIRM_SECONDS``
+        (or half the time left when a deadline leaves more); never beyond the deadline."""
         have = self.unreachable.setdefault(target, set())
         # CP-SAT before the relaxed game: its hand-capacity constraint decides the hard
         # two-player decks in seconds, where the relaxed game may need its whole budget
@@ -347,7 +371,7 @@ class _Run:
                 continue
             if method == "sat":
                 if self.use_sat:
-                    self._sat(target, self._confirm_cap())
+                    self._sat(target, CONFIRM_SAT_CONFLICTS)
                 continue
             if method == "cpsat":
                 if self.use_sat:

@@ -364,3 +364,63 @@ def test_capacity_ignores_cards_never_drawn_after_the_game_ends():
     st = g.initial_state().apply_all(res.actions)
     assert st.over and st.score == 2 and st.deck_left >= 2
     assert sat_max(g.initial_state()).max_score == 2
+
+
+# ---- SatSession: a live solver answered in conflict budgets --------------------------------
+def _hard_deck_state(k: int):
+    import json
+
+    from solver.game import game_from_json
+
+    from conftest import REPO
+
+    rows = [json.loads(x) for x in (REPO / "tests" / "data" / "decks" / "hard_2p_first20.jsonl").open()]
+    return game_from_json({"deck": rows[k]["deck"]}, rows[k]["id"], players=2).game.initial_state()
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "minisat22"])
+def test_sat_session_goes_on_where_it_stopped_and_is_deterministic(solver):
+    from solver.encodings.sat import SatSession
+
+    st = _hard_deck_state(3)  # labelled unwinnable
+    runs = []
+    for _ in range(2):
+        with SatSession(st, 25, solver=solver) as ss:
+            seen = []
+            for budget in (100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200):
+                res = ss.run(budget)
+                seen.append((res.status, res.stats["conflicts"]))
+                if res.status != "unknown":
+                    break
+            runs.append(seen)
+    assert runs[0] == runs[1]  # the same budgets, the same answers and conflict counts
+    statuses = [s for s, _ in runs[0]]
+    assert statuses[0] == "unknown" and statuses[-1] == "unsat"
+    counts = [c for _, c in runs[0]]
+    assert counts == sorted(counts) and counts[0] > 0  # one solver: the conflicts add up
+    assert sat_reachable(st, 25, solver=solver).status == "unsat"
+
+
+def test_sat_session_answers_once_and_frees_its_solver():
+    from solver.encodings.sat import SatSession
+
+    st = _hard_deck_state(7)  # labelled winnable
+    ss = SatSession(st, 25)
+    res = ss.run(10**6)
+    assert res.status == "sat" and ss.run(1) is res  # decided: the same answer, no more work
+    end = st.copy().apply_all(res.actions)
+    assert end.over and end.score == 25
+    ss.close()
+
+
+def test_the_portfolio_spends_sat_conflicts_not_seconds():
+    """The portfolio's SAT calls are budgeted in conflicts: the same deck, solved twice,
+    makes the same SAT calls with the same conflict counts."""
+    from solver.portfolio import solve
+
+    st = _hard_deck_state(3)
+    a, b = solve(st), solve(st)
+    calls = [[(x["target"], x["result"], x["conflicts"]) for x in s.stats["attempts"] if x["method"] == "sat"]
+             for s in (a, b)]
+    assert calls[0] and calls[0] == calls[1]
+    assert (a.max_score, a.upper_bound, a.exact) == (b.max_score, b.upper_bound, b.exact) == (24, 24, True)

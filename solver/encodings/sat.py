@@ -48,7 +48,7 @@ from ..errors import EncodingError, UnknownOptionError, deck_text
 from ..game import DISCARD, PLAY, Action, IllegalActionError, MalformedError, State
 
 __all__ = [
-    "SatResult", "SatMax", "Encoding", "sat_reachable", "sat_max", "check_drat",
+    "SatResult", "SatMax", "SatSession", "Encoding", "sat_reachable", "sat_max", "check_drat",
     "encode", "encode_steps", "encode_turns", "horizon",
 ]
 
@@ -1381,6 +1381,95 @@ def sat_reachable(
             stats["proof_path"], stats["cnf_path"] = str(proof_path), str(cnf_path)
         return SatResult("unsat", None, stats)
     return SatResult("sat", _decode(enc, sol), stats)
+
+
+# conflicts per slice of a sliced CaDiCaL run (pysat's CaDiCaL cannot be interrupted): a
+# fixed size, so that the same budget runs the same slices whatever the machine's load
+SLICE_CONFLICTS = 5000
+
+
+class SatSession:
+    """One question ("can the game end with at least ``target``?") with its CNF and a
+    live solver, answered in budgets of conflicts: each :meth:`run` goes on where the last
+    one stopped, learnt clauses kept, so a caller that doubles the budget round by round
+    pays for each conflict once. The conflict budget is deterministic: the same budgets
+    give the same answers on an idle or a loaded machine; ``timeout`` is only an outer
+    safety limit (the answer is then ``'unknown'``). Close it (or use ``with``) to free
+    the solver."""
+
+    def __init__(self, state: State, target: int, *, solver: str = "cadical195", model: str = "steps",
+                 features: frozenset[str] | None = None):
+        if solver not in SOLVER_NAMES:
+            raise UnknownOptionError("SAT solver", solver, SOLVER_NAMES)
+        if model not in MODELS:
+            raise UnknownOptionError("SAT model", model, MODELS)
+        if state.over:
+            raise MalformedError("SatSession: the game is over")
+        t0 = time.perf_counter()
+        self.state, self.target, self.solver_name, self.model = state, target, solver, model
+        self.enc = encode(state, target, model=model, features=features)
+        self.encode_time = time.perf_counter() - t0
+        self.solve_time = 0.0
+        self.conflicts = 0  # conflicts spent so far
+        self.result: SatResult | None = None  # once decided
+        self._s: Solver | None = Solver(name=solver, bootstrap_with=self.enc.clauses)
+
+    def run(self, conflicts: int, timeout: float | None = None) -> SatResult:
+        """Spend up to ``conflicts`` more conflicts (and at most ``timeout`` seconds)."""
+        if self.result is not None:
+            return self.result
+        if self._s is None:
+            raise MalformedError("SatSession: closed")
+        s = self._s
+        t0 = time.perf_counter()
+        deadline = None if timeout is None else t0 + timeout
+        res = None
+        if self.solver_name.startswith("cadical"):
+            left = conflicts
+            while left > 0 and (deadline is None or time.perf_counter() < deadline):
+                step = min(left, SLICE_CONFLICTS)
+                s.conf_budget(step)
+                res = s.solve_limited()
+                left -= step
+                if res is not None:
+                    break
+        else:
+            s.conf_budget(conflicts)
+            timer = None
+            if timeout is not None:
+                timer = threading.Timer(timeout, s.interrupt)
+                timer.start()
+            try:
+                res = s.solve_limited(expect_interrupt=timeout is not None)
+            finally:
+                if timer is not None:
+                    timer.cancel()
+                s.clear_interrupt()
+        self.solve_time += time.perf_counter() - t0
+        self.conflicts = int(s.accum_stats().get("conflicts", 0))
+        stats = {"variables": self.enc.pool.top, "clauses": len(self.enc.clauses), "turns": self.enc.length,
+                 "time": self.encode_time + self.solve_time, "encode_time": self.encode_time,
+                 "solve_time": self.solve_time, "target": self.target, "model": self.model,
+                 "solver": self.solver_name, "conflicts": self.conflicts}
+        if res is None:
+            return SatResult("unknown", None, stats)
+        if res:
+            self.result = SatResult("sat", _decode(self.enc, s.get_model()), stats)
+        else:
+            self.result = SatResult("unsat", None, stats)
+        self.close()
+        return self.result
+
+    def close(self) -> None:
+        if self._s is not None:
+            self._s.delete()
+            self._s = None
+
+    def __enter__(self) -> SatSession:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def _line_score(state: State, actions: list[Action]) -> int:
