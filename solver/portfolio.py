@@ -96,7 +96,14 @@ def replay_score(state: State, actions) -> int:
     return st.score
 
 
-CONFIRM_SECONDS = 20.0  # per confirming method; with a longer deadline, half the time left
+# The budget of each confirming method ("is the next score really unreachable?"), in
+# deterministic units: the search's and the relaxed game's nodes, CP-SAT's deterministic
+# time (about 20 s of either on the hard 2-player decks), SAT's conflicts (below). A solve
+# given a timeout longer than CONFIRM_SCALE_SECONDS scales them by timeout / that (the
+# timeout asked for, not the time left, so the budget stays the same on a loaded machine).
+CONFIRM_NODES = 400_000
+CONFIRM_CPSAT_DTIME = 15.0
+CONFIRM_SCALE_SECONDS = 40.0
 # Search nodes per target in the first round (doubling each round), by player count: with
 # 2-4 players a deck the search cannot settle in a few thousand nodes goes to SAT sooner
 # (scripts/bench_solve.py: 2p mean 29 -> 22 ms, hard 2p decks 1.9 -> 1.3 s); with 5-6
@@ -185,7 +192,7 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     if engine in ("sat", "cpsat"):
         sol = _solve_encoding(state, engine, deadline)
     else:
-        run = _Run(state, deadline, node_limit, use_sat=engine == "portfolio")
+        run = _Run(state, deadline, node_limit, use_sat=engine == "portfolio", timeout=timeout)
         try:
             run.main_loop()
             sol = run.result(confirm)
@@ -198,8 +205,10 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
 class _Run:
     """One solve: the bounds, the best line, and which method proved what."""
 
-    def __init__(self, state: State, deadline, node_limit, use_sat: bool = True):
+    def __init__(self, state: State, deadline, node_limit, use_sat: bool = True, timeout: float | None = None):
         self.state = state
+        # the confirmations' budgets grow with the timeout asked for (deterministic)
+        self.confirm_scale = 1.0 if timeout is None else max(1.0, timeout / CONFIRM_SCALE_SECONDS)
         self.deadline = deadline
         self.node_limit = node_limit
         pos = Position(state)
@@ -274,18 +283,15 @@ class _Run:
             elif ok is False:
                 self._proved_unreachable(target, "search")
 
-    def _left(self, cap: float | None) -> float | None:
-        """Seconds for the next call: ``cap``, cut to what the deadline leaves."""
-        if self.deadline is None:
-            return cap
-        left = self.deadline - time.monotonic()
-        return left if cap is None else min(cap, left)
+    def _left(self) -> float | None:
+        """Seconds the deadline leaves (None: no deadline)."""
+        return None if self.deadline is None else self.deadline - time.monotonic()
 
     def _sat(self, target: int, conflicts: int):
         """SAT at one target, ``conflicts`` more conflicts at most (the deadline an outer
         limit): True (line found), False (unsatisfiable) or None."""
         session_class = _sat_module()
-        left = self._left(None)
+        left = self._left()
         if session_class is None or (left is not None and left <= 0.05):
             return None
         t1 = time.monotonic()
@@ -293,7 +299,7 @@ class _Run:
         session = self._sessions.get(target)
         if session is None:
             session = self._sessions[target] = session_class(self.state, target, solver=solver)
-        res = session.run(conflicts, timeout=self._left(None))
+        res = session.run(conflicts, timeout=self._left())
         if res.status != "unknown":
             del self._sessions[target]
         self.attempts.append({"method": "sat", "solver": solver, "target": target, "result": res.status,
@@ -327,21 +333,22 @@ class _Run:
             budget *= 2
             conflicts *= 2
 
-    def _cpsat(self, cap: float | None):
-        """CP-SAT maximises the score from the position, seeded with the best line;
-        its proven bound counts as a proof for every target above it."""
-        left = self._left(cap)
+    def _cpsat(self, dtime: float):
+        """CP-SAT maximises the score from the position, seeded with the best line, within
+        ``dtime`` of its deterministic time (the deadline an outer limit); its proven
+        bound counts as a proof for every target above it."""
+        left = self._left()
         if left is not None and left <= 0.05:
             return
         try:
             from .encodings.cpsat import cpsat_max
         except ImportError:  # pragma: no cover
             return
-        left = self._left(cap)  # again: the first import (OR-Tools) takes about 0.3 s
+        left = self._left()  # again: the first import (OR-Tools) takes about 0.3 s
         if left is not None and left <= 0.05:
             return
         t1 = time.monotonic()
-        res = cpsat_max(self.state, hint=self.best_line, timeout=left)
+        res = cpsat_max(self.state, hint=self.best_line, timeout=left, deterministic_time=dtime)
         self.attempts.append({"method": "cpsat", "target": self.best + 1, "result": res.status,
                               "upper_bound": res.upper_bound, "time": round(time.monotonic() - t1, 4)})
         if res.max_score is not None and res.max_score > self.best:
@@ -352,17 +359,15 @@ class _Run:
         if res.upper_bound < self.best + 1 and str(res.stats.get("solved_by", "")).startswith("cpsat"):
             self._proved_unreachable(self.best + 1, "cpsat")
 
-    def _confirm_cap(self) -> float:
-        """Seconds one confirming method may take: ``CONFIRM_SECONDS``, or half of what the
-        deadline leaves when that is more (a long ``timeout`` buys longer confirmations)."""
-        if self.deadline is None:
-            return CONFIRM_SECONDS
-        return max(CONFIRM_SECONDS, (self.deadline - time.monotonic()) / 2)
+    def _confirm_budget(self, base: float) -> float:
+        """A confirming method's budget: ``base`` scaled by the timeout asked for."""
+        return base * self.confirm_scale
 
     def _confirm(self, target: int) -> set[str]:
-        """Run further methods on "``target`` is unreachable" until two agree: SAT with
-        ``CONFIRM_SAT_CONFLICTS`` more conflicts, the others each given ``CONFIRM_SECONDS``
-        (or half the time left when a deadline leaves more); never beyond the deadline."""
+        """Run further methods on "``target`` is unreachable" until two agree, each within
+        its deterministic budget (SAT ``CONFIRM_SAT_CONFLICTS`` more conflicts, CP-SAT
+        ``CONFIRM_CPSAT_DTIME``, the relaxed game and the search ``CONFIRM_NODES``; scaled
+        by a long timeout) and never beyond the deadline."""
         have = self.unreachable.setdefault(target, set())
         # CP-SAT before the relaxed game: its hand-capacity constraint decides the hard
         # two-player decks in seconds, where the relaxed game may need its whole budget
@@ -371,20 +376,14 @@ class _Run:
                 continue
             if method == "sat":
                 if self.use_sat:
-                    self._sat(target, CONFIRM_SAT_CONFLICTS)
+                    self._sat(target, int(self._confirm_budget(CONFIRM_SAT_CONFLICTS)))
                 continue
             if method == "cpsat":
                 if self.use_sat:
-                    self._cpsat(self._confirm_cap())
+                    self._cpsat(self._confirm_budget(CONFIRM_CPSAT_DTIME))
                 continue
             engine = self.relaxed if method == "relaxed" else self.search
-            saved = self.deadline
-            cap = time.monotonic() + self._confirm_cap()
-            self.deadline = engine.deadline = cap if saved is None else min(saved, cap)
-            r = self._attempt(method, engine, target, 1 << 62)
-            self.deadline = engine.deadline = saved
-            if saved is None or time.monotonic() < saved:
-                self.timed_out = False
+            r = self._attempt(method, engine, target, int(self._confirm_budget(CONFIRM_NODES)))
             if r is False:
                 self._proved_unreachable(target, method)
             elif r and method == "search":

@@ -48,6 +48,7 @@ from solver.portfolio import solve
 from conftest import (
     HARD_SAMPLE,
     NV_SAMPLE,
+    REPO,
     SHARED,
     as_action,
     as_tuple,
@@ -626,19 +627,38 @@ def test_nv_unwinnable_decks(row):
     check_labelled_deck(row, timeout=60)
 
 
-def test_confirmation_time_grows_with_a_long_timeout():
+def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
+    """The confirmations' budgets are deterministic units, scaled by the timeout asked for
+    (never by the time left, which depends on the machine's load)."""
     import time as _time
 
     from solver.game.seeds import game_from_seed
-    from solver.portfolio import CONFIRM_SECONDS, _Run
+    from solver.portfolio import CONFIRM_NODES, CONFIRM_SCALE_SECONDS, _Run
 
     state = game_from_seed("p2v0s1").initial_state()
-    run = _Run(state, None, None)
-    assert run._confirm_cap() == CONFIRM_SECONDS  # no deadline: the fixed cap
-    run.deadline = _time.monotonic() + 10
-    assert run._confirm_cap() == CONFIRM_SECONDS  # (and _left cuts it to the deadline)
-    run.deadline = _time.monotonic() + 300
-    assert 140 < run._confirm_cap() <= 150  # half of what the deadline leaves
+    for timeout, scale in ((None, 1.0), (10.0, 1.0), (CONFIRM_SCALE_SECONDS * 5, 5.0)):
+        deadline = None if timeout is None else _time.monotonic() + timeout
+        run = _Run(state, deadline, None, timeout=timeout)
+        assert run._confirm_budget(CONFIRM_NODES) == CONFIRM_NODES * scale
+        run.deadline = None if deadline is None else deadline - timeout / 2  # half the time gone
+        assert run._confirm_budget(CONFIRM_NODES) == CONFIRM_NODES * scale
+
+
+def test_a_solve_makes_the_same_attempts_twice():
+    """A hard unwinnable deck (maximum 24, confirmed by two methods): two solves make the
+    same attempts, each with the same outcome and the same node or conflict count, and
+    CP-SAT the same phases: the budgets are deterministic."""
+    rows = read_rows(REPO / "tests" / "data" / "decks" / "hard_2p_first20.jsonl")
+    row = rows[3]
+    game = game_from_json({"deck": row["deck"]}, row["id"], players=2).game
+
+    def trace(sol):
+        keep = ("method", "target", "result", "nodes", "conflicts", "upper_bound")
+        return [tuple(a.get(k) for k in keep) for a in sol.stats["attempts"]]
+
+    a, b = solve(game), solve(game)
+    assert (a.max_score, a.upper_bound, a.exact) == (b.max_score, b.upper_bound, b.exact) == (24, 24, True)
+    assert trace(a) == trace(b) and len(a.proof.methods) >= 2
 
 
 # ---- the site's end of game changes the maximum: it spares a forced strikeout --------------

@@ -932,8 +932,13 @@ def cpsat_max(
     two_phase: bool = True,
     redundant: bool = True,
     symmetry: bool = True,
+    deterministic_time: float | None = None,
 ) -> CpsatResult:
     """Maximise the final score from ``state`` with CP-SAT.
+
+    ``deterministic_time``: a budget in CP-SAT's deterministic time for the whole call
+    (its phases share it): the same budget gives the same answer on an idle or a loaded
+    machine (``timeout`` is then an outer limit).
 
     ``hint``: an optional line (engine actions from ``state`` to the end of the game), a
     known good line, e.g. the search's. ``timeout``: seconds for the whole call (None:
@@ -985,6 +990,8 @@ def cpsat_max(
     def left():
         return None if deadline is None else deadline - time.perf_counter()
 
+    dtime = [deterministic_time]  # what is left of the deterministic budget
+
     def run(target, top, maximize):
         """Build and solve one model; returns (encoding, status code, solver)."""
         t0 = time.perf_counter()
@@ -992,7 +999,12 @@ def cpsat_max(
         if seed is not None:
             enc.add_hint(seed)  # not a solution (it scores less), but a guide
         t1 = time.perf_counter()
-        code, solver = _solve(enc, workers, left(), params)
+        extra = dict(params or {})
+        if dtime[0] is not None:
+            extra["max_deterministic_time"] = max(0.001, dtime[0])
+        code, solver = _solve(enc, workers, left(), extra)
+        if dtime[0] is not None:
+            dtime[0] -= solver.response_proto.deterministic_time
         proto = enc.model.proto
         stats["variables"] = max(stats["variables"], len(proto.variables))
         stats["constraints"] = max(stats["constraints"], len(proto.constraints))
@@ -1036,7 +1048,7 @@ def cpsat_max(
             return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
         if upper < 0:
             raise EncodingError("no line at all", deck=deck_text(state), method="cpsat")
-        if left() is not None and left() <= 0:
+        if (left() is not None and left() <= 0) or (dtime[0] is not None and dtime[0] <= 0):
             return fallback(upper)
 
     # ---- phase 2: maximise over the lines that beat the seed line (up to U) ----
