@@ -65,36 +65,38 @@ def test_engine_agrees_with_reference(mechanic, seed):
         st.apply(a)
 
 
+def walk(mechanic: str, games: int):
+    """Every position of ``games`` random tiny games of ``mechanic``, with its legal moves
+    (each game then goes on by a random one)."""
+    for seed in range(games):
+        rng = random.Random(seed)
+        st, _ = random_tiny_game(rng, mechanic, max_cards=12)
+        while not st.over:
+            legal = st.legal_actions()
+            yield st, legal
+            st.apply(rng.choice(legal))
+
+
 def test_a_stall_is_refused_when_the_others_hold_only_null_cards():
     """Somewhere in these games a player has tokens and no legal clue: the rule is exercised."""
     seen = 0
-    for seed in range(200):
-        rng = random.Random(seed)
-        st, _ = random_tiny_game(rng, "null", max_cards=12)
-        while not st.over:
-            legal = st.legal_actions()
-            if st.clues and not any(a.is_clue for a in legal):
-                seen += 1
-                assert all(not st.game.touchable[o] for p, h in enumerate(st.hands) if p != st.current for o in h)
-            st.apply(rng.choice(legal))
+    for st, legal in walk("null", 200):
+        if st.clues and not any(a.is_clue for a in legal):
+            seen += 1
+            assert all(not st.game.touchable[o] for p, h in enumerate(st.hands) if p != st.current for o in h)
     assert seen >= 10
 
 
 def test_inverted_suits_allow_a_discard_with_every_token_and_gain_none():
     seen = 0
-    for seed in range(100):
-        rng = random.Random(seed)
-        st, _ = random_tiny_game(rng, "inverted", max_cards=12)
-        while not st.over:
-            legal = st.legal_actions()
-            if st.clues == st.game.max_clues and st.hands[st.current]:
-                discards = [a for a in legal if a.kind == DISCARD]
-                assert len(discards) == len(st.hands[st.current])
-                after = st.copy()
-                after.apply(discards[0])
-                assert after.clues == st.clues
-                seen += 1
-            st.apply(rng.choice(legal))
+    for st, legal in walk("inverted", 100):
+        if st.clues == st.game.max_clues and st.hands[st.current]:
+            discards = [a for a in legal if a.kind == DISCARD]
+            assert len(discards) == len(st.hands[st.current])
+            after = st.copy()
+            after.apply(discards[0])
+            assert after.clues == st.clues
+            seen += 1
     assert seen >= 10
 
 
