@@ -55,6 +55,11 @@ def to_engine_line(state: State, moves) -> list[Action]:
     """Turn the search's abstract moves into engine actions, replaying each through the
     rules engine (``apply`` validates every one). A clue stall becomes a real clue:
     :meth:`State.first_clue` (the next player first)."""
+    return engine_line(state, moves)[0]
+
+
+def engine_line(state: State, moves) -> tuple[list[Action], State]:
+    """:func:`to_engine_line` and the position it ends in (one replay for both)."""
     st = state.copy()
     out = []
     for kind, o in moves:
@@ -66,7 +71,7 @@ def to_engine_line(state: State, moves) -> list[Action]:
         else:
             act = Action(PLAY if kind == 0 else DISCARD, o)
         out.append(st.apply(act))
-    return out
+    return out, st
 
 
 def find_line(state: State, target: int, *, node_limit: int | None = None,
@@ -276,8 +281,11 @@ class _Run:
                 return
             ok = self._attempt("search", self.search, target, budget)
             if ok:
-                line = to_engine_line(self.state, self.search.line)
-                score = replay_score(self.state, line)
+                line, end = engine_line(self.state, self.search.line)  # replayed once
+                if not end.over:
+                    raise EncodingError(f"the search's line of {len(line)} moves does not end the game",
+                                        deck=deck_text(self.state), method="search")
+                score = end.score
                 if score > self.best:
                     self.best_line, self.best = line, score
             elif ok is False:
