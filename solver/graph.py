@@ -151,10 +151,9 @@ class _Decider:
                       f"conflicts)")
 
     def _replay(self, st: State, moves) -> None:
-        from .portfolio import replay_score, to_engine_line
+        from .portfolio import search_line
 
-        line = to_engine_line(st, moves)
-        if replay_score(st, line) < self.target:
+        if search_line(st, moves)[1] < self.target:
             raise EncodingError(f"the search's line does not reach {self.target}", deck=deck_text(st),
                                 method="search")
 

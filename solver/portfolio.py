@@ -95,10 +95,22 @@ def find_line(state: State, target: int, *, node_limit: int | None = None,
 def replay_score(state: State, actions) -> int:
     """The final score of ``actions`` from ``state``, replayed in the engine; the line must
     end the game."""
-    st = state.copy().apply_all(actions, "line action")
-    if not st.over:
-        raise IllegalActionError(f"line of {len(actions)} actions does not end the game")
-    return st.score
+    return final_score(state.copy().apply_all(actions, "line action"), len(actions))
+
+
+def final_score(end: State, length: int) -> int:
+    """The score a line of ``length`` actions ends with, from the position ``end`` it led
+    to; the line must end the game."""
+    if not end.over:
+        raise IllegalActionError(f"line of {length} actions does not end the game")
+    return end.score
+
+
+def search_line(state: State, moves) -> tuple[list[Action], int]:
+    """The search's abstract ``moves`` as engine actions, and the score they end the game
+    with (replayed once: :func:`engine_line`, :func:`final_score`)."""
+    line, end = engine_line(state, moves)
+    return line, final_score(end, len(line))
 
 
 # The budget of each confirming method ("is the next score really unreachable?"), in
@@ -244,8 +256,11 @@ class _Run:
             self._relaxed = RelaxedSearch(Position(self.state), self.deadline)
         return self._relaxed
 
+    def _relaxed_nodes(self) -> int:
+        return self._relaxed.nodes if self._relaxed is not None else 0
+
     def _nodes(self) -> int:
-        return self.search.nodes + (self._relaxed.nodes if self._relaxed is not None else 0)
+        return self.search.nodes + self._relaxed_nodes()
 
     def _attempt(self, method: str, engine, target: int, budget: int):
         """Run one engine at one target within ``budget`` nodes: True, False or None."""
@@ -281,11 +296,7 @@ class _Run:
                 return
             ok = self._attempt("search", self.search, target, budget)
             if ok:
-                line, end = engine_line(self.state, self.search.line)  # replayed once
-                if not end.over:
-                    raise EncodingError(f"the search's line of {len(line)} moves does not end the game",
-                                        deck=deck_text(self.state), method="search")
-                score = end.score
+                line, score = search_line(self.state, self.search.line)
                 if score > self.best:
                     self.best_line, self.best = line, score
             elif ok is False:
@@ -402,9 +413,8 @@ class _Run:
 
     def result(self, confirm: bool) -> Solution:
         best, upper = self.best, self.upper
-        stats = {"nodes": self.search.nodes,
-                 "relaxed_nodes": self._relaxed.nodes if self._relaxed is not None else 0,
-                 "memo": len(self.search.memo), "attempts": self.attempts}
+        stats = {"nodes": self.search.nodes, "relaxed_nodes": self._relaxed_nodes(), "memo": len(self.search.memo),
+                 "attempts": self.attempts}
         if best == upper == self.static_ub:
             proof = Proof(self.static_kind, self.static_reason, ("bound",))
             return Solution(best, upper, True, self.best_line, proof, stats)

@@ -130,9 +130,9 @@ class Game:
         if self.discard_at_max and rules.deck_plays:
             raise MalformedError(f"variant {v.name!r} with deck plays is not supported yet: with inverted suits "
                                  f"the last card may also be discarded from the deck")
-        # orders_of[s][r]: the orders of the cards of suit s and rank r (r = 0..max rank + 1)
+        # orders_of[s][r]: the orders of the cards of suit s and rank r (r = 0..max rank)
         self.orders_of = tuple(tuple(tuple(o for o, c in enumerate(self.deck) if c.suit == s and c.rank == r)
-                                     for r in range(s_.max_rank + 2)) for s, s_ in enumerate(v.suits))
+                                     for r in range(s_.max_rank + 1)) for s, s_ in enumerate(v.suits))
 
     def player_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.num_players else f"player {seat}"

@@ -58,7 +58,7 @@ class Suit:
         return max(self.ranks)
 
 
-_COLOR, _RANK = 2, 3  # hanab.live's clue action types (cards.COLOR_CLUE, cards.RANK_CLUE)
+_COLOR = 2  # hanab.live's color clue action type (cards.COLOR_CLUE; a rank clue is 3)
 _ODD_RANKS, _EVEN_RANKS = (1, 3, 5), (2, 4)  # what the two rank clues of Odds and Evens touch
 
 
@@ -139,9 +139,6 @@ class Variant:
                 return i
         raise KeyError(letter)
 
-    def touches_color(self, suit: int, color: int) -> bool:
-        return color in self.suits[suit].touched_by
-
     def touches(self, suit: int, rank: int, kind: int, value: int) -> bool:
         """Whether the clue of ``kind`` (2 color: ``value`` indexes :attr:`clue_colors`;
         3 rank: ``value`` is the rank) touches a card of ``suit`` and ``rank``, by the
@@ -199,11 +196,6 @@ class Variant:
         if kind == _COLOR:
             return t.color_touches_nothing and bool(self.clue_colors)
         return t.rank_touches_nothing and bool(self.clue_ranks)
-
-    def touchable(self, suit: int, rank: int) -> bool:
-        """Whether some clue of the variant touches a card of ``suit`` and ``rank``."""
-        return (any(self.touches(suit, rank, _COLOR, c) for c in range(len(self.clue_colors)))
-                or any(self.touches(suit, rank, _RANK, r) for r in self.clue_ranks))
 
     def to_json(self) -> str | dict[str, Any]:
         """The variant as hanab.live's ``options.variant``: a name, or the custom object."""

@@ -171,18 +171,19 @@ class Search(Budgeted):
         plays, trash, useful = pos.sort_hand(hand)
         res = self._plays(plays)
         can_clue = pos.can_clue()
+        # (with inverted suits a discard is legal at max tokens, and at least as good as
+        # misplaying the same card: no misplay is then needed)
+        discard_ok = pos.clues < pos.max_clues or pos.discard_at_max
         if pos.tl >= 0:
             # final round: no more draws, so any non-play is the same pass
             if can_clue:
                 res.append((CLUE, -1))
-            elif (pos.clues < pos.max_clues or pos.discard_at_max) and hand:
+            elif discard_ok and hand:
                 res.append((DISCARD, trash if trash >= 0 else hand[0]))
             elif not res and hand:
                 res.append((PLAY, trash if trash >= 0 else hand[0]))
             return res
-        if pos.clues < pos.max_clues or pos.discard_at_max:
-            # (with inverted suits a discard is legal at max tokens, and at least as good as
-            # misplaying the same card: no misplay is needed)
+        if discard_ok:
             if trash >= 0:
                 res.append((DISCARD, trash))
                 if can_clue:
@@ -202,7 +203,7 @@ class Search(Budgeted):
         if not res and hand:
             # forced: whatever is legal (e.g. a misplay that strikes out)
             o = trash if trash >= 0 else hand[0]
-            res.append((DISCARD, o) if pos.clues < pos.max_clues or pos.discard_at_max else (PLAY, o))
+            res.append((DISCARD, o) if discard_ok else (PLAY, o))
         return res
 
     def _plays(self, plays: list[int]) -> list[tuple[int, int]]:
