@@ -37,16 +37,6 @@ def site_like_variant(spec: dict) -> Variant:
                    clue_tokens=base.clue_tokens, strikes=base.strikes, hand_sizes=base.hand_sizes, touch=touch)
 
 
-def random_null_game(rng: random.Random, *, max_cards: int = 8):
-    """A random tiny game whose last suit is null (:func:`random_tiny_game`)."""
-    return random_tiny_game(rng, "null", max_cards=max_cards)
-
-
-def random_inverted_game(rng: random.Random, *, max_cards: int = 8):
-    """A random tiny game with an inverted suit (:func:`random_tiny_game`)."""
-    return random_tiny_game(rng, "inverted", max_cards=max_cards)
-
-
 def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
     """(engine state, reference game) at the start of a random tiny game: 2-3 suits, 1-4
     cards a suit, hands of 1-2, 0-3 tokens, 1-3 strikes, 2-3 players, random options

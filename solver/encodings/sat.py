@@ -1254,43 +1254,6 @@ def encode(state: State, target: int, *, model: str = "steps", features: frozens
 # --------------------------------------------------------------------------------------
 # Solve
 # --------------------------------------------------------------------------------------
-def _solve(enc: Encoding, solver: str, timeout: float | None, with_proof: bool, conflicts: int | None = None):
-    """Run the solver; returns (True/False/None, model or None, proof lines or None).
-    ``conflicts``: a deterministic budget (the solver's own conflict count), used instead
-    of ``timeout`` when given."""
-    kwargs = {"with_proof": True} if with_proof else {}
-    with Solver(name=solver, bootstrap_with=enc.clauses, **kwargs) as s:
-        if conflicts is not None:
-            s.conf_budget(conflicts)
-            res = s.solve_limited()
-        elif timeout is None:
-            res = s.solve()
-        elif solver.startswith("cadical"):
-            # pysat's CaDiCaL cannot be interrupted: solve in conflict-budget slices sized
-            # from the measured conflict rate (learnt clauses are kept between slices).
-            deadline = time.perf_counter() + timeout
-            budget, res = 2000, None
-            while time.perf_counter() < deadline:
-                t0 = time.perf_counter()
-                s.conf_budget(budget)
-                res = s.solve_limited()
-                if res is not None:
-                    break
-                took = max(time.perf_counter() - t0, 1e-3)
-                left = deadline - time.perf_counter()
-                budget = int(max(1000, min(budget / took * min(left, 5.0), 4 * budget)))
-        else:
-            timer = threading.Timer(timeout, s.interrupt)
-            timer.start()
-            try:
-                res = s.solve_limited(expect_interrupt=True)
-            finally:
-                timer.cancel()
-        model = s.get_model() if res else None
-        proof = s.get_proof() if (with_proof and res is False) else None
-    return res, model, proof
-
-
 # --------------------------------------------------------------------------------------
 # Decode and verify
 # --------------------------------------------------------------------------------------
@@ -1343,44 +1306,33 @@ def sat_reachable(
     ``model``: ``'steps'`` (default) or ``'turns'``. ``features``: which optional
     constraint groups to add (default all; see ``STEP_FEATURES``/``TURN_FEATURES``).
     """
-    if solver not in SOLVER_NAMES:
-        raise UnknownOptionError("SAT solver", solver, SOLVER_NAMES)
-    if model not in MODELS:
-        raise UnknownOptionError("SAT model", model, MODELS)
+    _check_options(solver, model)
     t0 = time.perf_counter()
     if state.over:
         ok = state.score >= target
         stats = {"variables": 0, "clauses": 0, "turns": 0, "time": 0.0, "encode_time": 0.0,
                  "solve_time": 0.0, "target": target, "model": model, "solver": solver}
         return SatResult("sat" if ok else "unsat", [] if ok else None, stats)
-    enc = encode(state, target, model=model, features=features)
-    t1 = time.perf_counter()
     if proof_path is not None and cnf_path is None:
         cnf_path = str(proof_path) + ".cnf"
-    if cnf_path is not None:
-        Path(cnf_path).write_text(enc.to_dimacs())
-    remaining = None if timeout is None else max(0.0, timeout - (t1 - t0))
-    res, sol, proof = _solve(enc, solver, remaining, proof_path is not None, conflicts)
-    t2 = time.perf_counter()
-    stats = {
-        "variables": enc.pool.top,
-        "clauses": len(enc.clauses),
-        "turns": enc.length,
-        "time": t2 - t0,
-        "encode_time": t1 - t0,
-        "solve_time": t2 - t1,
-        "target": target,
-        "model": model,
-        "solver": solver,
-    }
-    if res is None:
-        return SatResult("unknown", None, stats)
-    if res is False:
-        if proof_path is not None:
-            Path(proof_path).write_text("".join(line + "\n" for line in proof or []))
-            stats["proof_path"], stats["cnf_path"] = str(proof_path), str(cnf_path)
-        return SatResult("unsat", None, stats)
-    return SatResult("sat", _decode(enc, sol), stats)
+    with SatSession(state, target, solver=solver, model=model, features=features,
+                    with_proof=proof_path is not None, slices=False) as session:
+        if cnf_path is not None:
+            Path(cnf_path).write_text(session.enc.to_dimacs())
+        remaining = None if timeout is None or conflicts is not None else max(0.0, timeout - session.encode_time)
+        res = session.run(conflicts, remaining)
+    res.stats["time"] = time.perf_counter() - t0
+    if res.status == "unsat" and proof_path is not None:
+        Path(proof_path).write_text("".join(line + "\n" for line in session.proof or []))
+        res.stats["proof_path"], res.stats["cnf_path"] = str(proof_path), str(cnf_path)
+    return res
+
+
+def _check_options(solver: str, model: str) -> None:
+    if solver not in SOLVER_NAMES:
+        raise UnknownOptionError("SAT solver", solver, SOLVER_NAMES)
+    if model not in MODELS:
+        raise UnknownOptionError("SAT model", model, MODELS)
 
 
 # conflicts per slice of a sliced CaDiCaL run (pysat's CaDiCaL cannot be interrupted): a
@@ -1394,15 +1346,15 @@ class SatSession:
     one stopped, learnt clauses kept, so a caller that doubles the budget round by round
     pays for each conflict once. The conflict budget is deterministic: the same budgets
     give the same answers on an idle or a loaded machine; ``timeout`` is only an outer
-    safety limit (the answer is then ``'unknown'``). Close it (or use ``with``) to free
-    the solver."""
+    safety limit (the answer is then ``'unknown'``). ``with_proof``: the solver logs a
+    DRAT proof, kept in ``proof`` when the answer is UNSAT. ``slices``: CaDiCaL spends a
+    conflict budget in fixed slices (:meth:`_sliced`, so that a timeout can stop it);
+    False: in one call (then give no timeout with a budget). Close it (or use ``with``)
+    to free the solver."""
 
     def __init__(self, state: State, target: int, *, solver: str = "cadical195", model: str = "steps",
-                 features: frozenset[str] | None = None):
-        if solver not in SOLVER_NAMES:
-            raise UnknownOptionError("SAT solver", solver, SOLVER_NAMES)
-        if model not in MODELS:
-            raise UnknownOptionError("SAT model", model, MODELS)
+                 features: frozenset[str] | None = None, with_proof: bool = False, slices: bool = True):
+        _check_options(solver, model)
         if state.over:
             raise MalformedError("SatSession: the game is over")
         t0 = time.perf_counter()
@@ -1412,29 +1364,27 @@ class SatSession:
         self.solve_time = 0.0
         self.conflicts = 0  # conflicts spent so far
         self.result: SatResult | None = None  # once decided
-        self._s: Solver | None = Solver(name=solver, bootstrap_with=self.enc.clauses)
+        self.proof: list[str] | None = None  # the DRAT proof of an UNSAT answer (with_proof)
+        self._with_proof, self._slices = with_proof, slices
+        kwargs = {"with_proof": True} if with_proof else {}
+        self._s: Solver | None = Solver(name=solver, bootstrap_with=self.enc.clauses, **kwargs)
 
-    def run(self, conflicts: int, timeout: float | None = None) -> SatResult:
-        """Spend up to ``conflicts`` more conflicts (and at most ``timeout`` seconds)."""
+    def run(self, conflicts: int | None, timeout: float | None = None) -> SatResult:
+        """Spend up to ``conflicts`` more conflicts (None: no such limit) and at most
+        ``timeout`` seconds (None: none)."""
         if self.result is not None:
             return self.result
         if self._s is None:
             raise MalformedError("SatSession: closed")
         s = self._s
         t0 = time.perf_counter()
-        deadline = None if timeout is None else t0 + timeout
-        res = None
-        if self.solver_name.startswith("cadical"):
-            left = conflicts
-            while left > 0 and (deadline is None or time.perf_counter() < deadline):
-                step = min(left, SLICE_CONFLICTS)
-                s.conf_budget(step)
-                res = s.solve_limited()
-                left -= step
-                if res is not None:
-                    break
+        if conflicts is None and timeout is None:
+            res = s.solve()
+        elif self.solver_name.startswith("cadical") and (self._slices or conflicts is None):
+            res = self._sliced(s, conflicts, timeout)
         else:
-            s.conf_budget(conflicts)
+            if conflicts is not None:
+                s.conf_budget(conflicts)
             timer = None
             if timeout is not None:
                 timer = threading.Timer(timeout, s.interrupt)
@@ -1444,7 +1394,7 @@ class SatSession:
             finally:
                 if timer is not None:
                     timer.cancel()
-                s.clear_interrupt()
+                    s.clear_interrupt()
         self.solve_time += time.perf_counter() - t0
         self.conflicts = int(s.accum_stats().get("conflicts", 0))
         stats = {"variables": self.enc.pool.top, "clauses": len(self.enc.clauses), "turns": self.enc.length,
@@ -1456,9 +1406,33 @@ class SatSession:
         if res:
             self.result = SatResult("sat", _decode(self.enc, s.get_model()), stats)
         else:
+            if self._with_proof:
+                self.proof = s.get_proof()
             self.result = SatResult("unsat", None, stats)
         self.close()
         return self.result
+
+    @staticmethod
+    def _sliced(s: Solver, conflicts: int | None, timeout: float | None) -> bool | None:
+        """pysat's CaDiCaL cannot be interrupted: it runs in conflict-budget slices. With a
+        conflict budget the slices are fixed (``SLICE_CONFLICTS``: the same budget runs
+        the same slices whatever the load); with a timeout alone they are sized from the
+        measured conflict rate. Learnt clauses are kept between slices."""
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        left, budget, res = conflicts, 2000, None
+        while (left is None or left > 0) and (deadline is None or time.perf_counter() < deadline):
+            step = min(left, SLICE_CONFLICTS) if left is not None else budget
+            t0 = time.perf_counter()
+            s.conf_budget(step)
+            res = s.solve_limited()
+            if res is not None:
+                break
+            if left is not None:
+                left -= step
+            elif deadline is not None:
+                took = max(time.perf_counter() - t0, 1e-3)
+                budget = int(max(1000, min(budget / took * min(deadline - time.perf_counter(), 5.0), 4 * budget)))
+        return res
 
     def close(self) -> None:
         if self._s is not None:
