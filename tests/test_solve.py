@@ -44,6 +44,8 @@ from solver.game import (
     parse_variant,
 )
 from solver.portfolio import solve
+from solver.search.bounds import named_bound, quick_bound
+from solver.search.position import Position
 
 from conftest import (
     HARD_SAMPLE,
@@ -576,6 +578,13 @@ def check_labelled_deck(row: dict, timeout: float) -> None:
     # `exact`, and measured by scripts/bench_solve.py, not asserted here.)
     if row["winnable"]:
         assert sol.exact and sol.max_score == game.perfect_score, "DISAGREES WITH THE LABEL: " + where
+        # no bound may cut the winning line: at every position along it they still allow 25
+        state = game.initial_state()
+        for k, a in enumerate(sol.actions):
+            pos = Position(state)
+            bounds = quick_bound(pos), named_bound(pos)
+            assert bounds[0] == bounds[1][0] == game.perfect_score, f"BOUND CUTS THE LINE at {k}: {bounds}; {where}"
+            state.apply(a)
     else:
         assert sol.upper_bound < game.perfect_score, "NOT PROVEN UNWINNABLE: " + where
         assert sol.proof.methods, where

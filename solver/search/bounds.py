@@ -1,6 +1,7 @@
 """Admissible upper bounds on the final score, each with a plain-words reason.
 
-All bounds hold for every line from the position (they never cut a reachable score):
+All bounds hold for every line from the position (they never cut a reachable score); the
+arguments are written out in docs/bounds.md:
 
 - *reach*: a suit can only climb while every next rank still has a copy in a hand or the
   deck ("both r4 discarded").
@@ -9,6 +10,9 @@ All bounds hold for every line from the position (they never cut a reachable sco
 - *late cards*: a card first available at deck depth d (drawn by the d-th remaining draw)
   and every higher rank of its suit can only be played in the D - d + players play-capable
   turns after that draw ("r5 is drawn too late").
+- *hand capacity*: a needed card whose every copy is drawn but which waits for a lower rank
+  must stay in a hand; at each play or discard the hands hold players x hand size - 1 cards
+  besides the one leaving, so the cards over that count are lost ("the hands hold 9").
 - *final round*: once the deck is empty, each remaining turn is one player's, who can play
   at most one of their own cards.
 """
@@ -59,10 +63,15 @@ def _late_plays(pos: Position, D: int):
     D - d + players play-capable turns are left (1 for the bottom card: its drawer plays it
     on the last turn of the game, unless it may be played from the deck).
 
-    *Hand capacity*: after the d-th draw, a needed card with every copy drawn (l <= d) that
-    cannot have been played yet (pm >= d) must sit in a hand; the hands hold only
-    players x hand size cards, so each card over that count is lost, and each lost needed
-    card costs at least one point.
+    *Hand capacity*: a needed card with every copy drawn by the d-th draw (l <= d) above a
+    needed rank whose first copy comes at the d-th draw or later (r is not the next rank to
+    play, pm >= d) is still unplayed when the next play or discard is made: between two draws
+    there is exactly one play or discard, and the lower rank must be played first. At that
+    moment the hands hold players x hand size - 1 cards besides the one leaving (which,
+    being one of these, would be lost), so each such card over that count is lost, and each
+    lost needed card costs at least one point. This needs a hand card to leave before the
+    next draw, so d runs over every draw but the last (with deck plays, but the last two: the
+    last card may be played from the deck); the depths left out add nothing (docs/bounds.md).
 
     Returns (max plays, late-cards depth or None, capacity excess, capacity depth)."""
     n = pos.n
@@ -79,11 +88,12 @@ def _late_plays(pos: Position, D: int):
             continue
         base = s * 8
         pm = 0
+        first = r
         while r <= top:
             c = base + r
             lo = last_pos[c] - nd + 1
-            if pm >= lo:
-                spans.append((lo if lo > 1 else 1, pm))
+            if pm >= lo and r > first:
+                spans.append((lo if lo > 0 else 0, pm))
             if c not in held:
                 f = next_pos[c][nd] - nd + 1
                 if f > pm:
@@ -110,14 +120,16 @@ def _late_plays(pos: Position, D: int):
     excess = 0
     cap_d = None
     slots = pos.slots
-    if len(spans) > slots:
+    full = D - extra  # the depths before which a hand card leaves (see above)
+    if len(spans) >= slots and full > 0:
         # the most spans covering one depth
         diff = [0] * (D + 2)
         for lo, hi in spans:
             diff[lo] += 1
             diff[hi + 1] -= 1
         cur = 0
-        for d in range(1, D + 1):
+        slots -= 1
+        for d in range(full):
             cur += diff[d]
             if cur - slots > excess:
                 excess = cur - slots
@@ -166,8 +178,9 @@ def named_bound(pos: Position) -> tuple[int, str, str]:
     if excess and sum(pos.reach) - excess < ub:
         ub = sum(pos.reach) - excess
         kind = "capacity"
-        reason = (f"after draw {cap_d} from now, {pos.slots + excess} needed cards must all be held at once "
-                  f"(every copy drawn, a lower rank not yet available) but the hands hold {pos.slots} "
+        when = "at the next play or discard" if cap_d == 0 else f"at the play or discard after draw {cap_d} from now"
+        reason = (f"{when}, {pos.slots - 1 + excess} needed cards must still be held (every copy drawn, a lower "
+                  f"rank not yet played) but the hands then hold {pos.slots - 1} besides the card leaving "
                   f"(at most {ub})")
     if score + late < ub and d is not None:  # d is None only when late adds no bound
         o = pos.nd + d - 1
