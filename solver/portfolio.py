@@ -142,6 +142,31 @@ FIRST_SAT_CONFLICTS = 20_000
 CONFIRM_SAT_CONFLICTS = 200_000
 
 
+def budget(timeout: float | None, players: int) -> dict:
+    """The deterministic budget of ``solve(game, timeout=timeout)`` (the portfolio) for a
+    game of ``players``: the ``timeout`` asked for (None: no limit; the wall clock is only
+    an outer limit), the ``scale`` of the confirmations (``timeout /
+    CONFIRM_SCALE_SECONDS``, at least 1), the first round's search nodes
+    (``first_nodes``) and SAT conflicts (``first_sat_conflicts``; both doubling each
+    round), and the budgets of a confirmation: SAT conflicts, CP-SAT deterministic time,
+    the relaxed game's and the search's nodes. The solve reads its budgets from here.
+    Plain JSON values: the result store keeps them with each row."""
+    if players not in FIRST_BUDGET:
+        raise MalformedError(f"budget: bad player count {players!r}: must be 2 to 6")
+    if timeout is not None and not timeout >= 0:  # also rejects nan
+        raise MalformedError(f"budget: timeout must be 0 or more, got {timeout!r}")
+    scale = 1.0 if timeout is None else max(1.0, timeout / CONFIRM_SCALE_SECONDS)
+    return {
+        "timeout": None if timeout is None else float(timeout),
+        "scale": scale,
+        "first_nodes": FIRST_BUDGET[players],
+        "first_sat_conflicts": FIRST_SAT_CONFLICTS,
+        "confirm_sat_conflicts": int(CONFIRM_SAT_CONFLICTS * scale),
+        "confirm_cpsat_dtime": CONFIRM_CPSAT_DTIME * scale,
+        "confirm_nodes": int(CONFIRM_NODES * scale),
+    }
+
+
 def _sat_module():
     try:
         from .encodings.sat import SatSession
@@ -224,8 +249,8 @@ class _Run:
 
     def __init__(self, state: State, deadline, node_limit, use_sat: bool = True, timeout: float | None = None):
         self.state = state
-        # the confirmations' budgets grow with the timeout asked for (deterministic)
-        self.confirm_scale = 1.0 if timeout is None else max(1.0, timeout / CONFIRM_SCALE_SECONDS)
+        # the budgets (deterministic; the confirmations' grow with the timeout asked for)
+        self.budget = budget(timeout, state.game.num_players)
         self.deadline = deadline
         self.node_limit = node_limit
         pos = Position(state)
@@ -336,7 +361,7 @@ class _Run:
         return None
 
     def main_loop(self):
-        budget, conflicts = FIRST_BUDGET[self.state.game.num_players], FIRST_SAT_CONFLICTS
+        budget, conflicts = self.budget["first_nodes"], self.budget["first_sat_conflicts"]
         while self.best < self.upper and not self.timed_out:
             self._search_top_bottom(budget)
             if self.use_sat and self.best < self.upper and not self.timed_out:
@@ -378,15 +403,11 @@ class _Run:
         if res.upper_bound < self.best + 1 and str(res.stats.get("solved_by", "")).startswith("cpsat"):
             self._proved_unreachable(self.best + 1, "cpsat")
 
-    def _confirm_budget(self, base: float) -> float:
-        """A confirming method's budget: ``base`` scaled by the timeout asked for."""
-        return base * self.confirm_scale
-
     def _confirm(self, target: int) -> set[str]:
         """Run further methods on "``target`` is unreachable" until two agree, each within
-        its deterministic budget (SAT ``CONFIRM_SAT_CONFLICTS`` more conflicts, CP-SAT
-        ``CONFIRM_CPSAT_DTIME``, the relaxed game and the search ``CONFIRM_NODES``; scaled
-        by a long timeout) and never beyond the deadline."""
+        its deterministic budget (:func:`budget`: SAT ``CONFIRM_SAT_CONFLICTS`` more
+        conflicts, CP-SAT ``CONFIRM_CPSAT_DTIME``, the relaxed game and the search
+        ``CONFIRM_NODES``; scaled by a long timeout) and never beyond the deadline."""
         have = self.unreachable.setdefault(target, set())
         # CP-SAT before the relaxed game: its hand-capacity constraint decides the hard
         # two-player decks in seconds, where the relaxed game may need its whole budget
@@ -395,14 +416,14 @@ class _Run:
                 continue
             if method == "sat":
                 if self.use_sat:
-                    self._sat(target, int(self._confirm_budget(CONFIRM_SAT_CONFLICTS)))
+                    self._sat(target, self.budget["confirm_sat_conflicts"])
                 continue
             if method == "cpsat":
                 if self.use_sat:
-                    self._cpsat(self._confirm_budget(CONFIRM_CPSAT_DTIME))
+                    self._cpsat(self.budget["confirm_cpsat_dtime"])
                 continue
             engine = self.relaxed if method == "relaxed" else self.search
-            r = self._attempt(method, engine, target, int(self._confirm_budget(CONFIRM_NODES)))
+            r = self._attempt(method, engine, target, self.budget["confirm_nodes"])
             if r is False:
                 self._proved_unreachable(target, method)
             elif r and method == "search":

@@ -35,6 +35,7 @@ from solver.game import (
     Action,
     Card,
     Game,
+    MalformedError,
     Rules,
     custom_variant,
     format_compact,
@@ -642,15 +643,31 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
     import time as _time
 
     from solver.game.seeds import game_from_seed
-    from solver.portfolio import CONFIRM_NODES, CONFIRM_SCALE_SECONDS, _Run
+    from solver.portfolio import (
+        CONFIRM_CPSAT_DTIME,
+        CONFIRM_NODES,
+        CONFIRM_SAT_CONFLICTS,
+        CONFIRM_SCALE_SECONDS,
+        FIRST_BUDGET,
+        FIRST_SAT_CONFLICTS,
+        _Run,
+        budget,
+    )
 
     state = game_from_seed("p2v0s1").initial_state()
     for timeout, scale in ((None, 1.0), (10.0, 1.0), (CONFIRM_SCALE_SECONDS * 5, 5.0)):
-        deadline = None if timeout is None else _time.monotonic() + timeout
-        run = _Run(state, deadline, None, timeout=timeout)
-        assert run._confirm_budget(CONFIRM_NODES) == CONFIRM_NODES * scale
-        run.deadline = None if deadline is None else deadline - timeout / 2  # half the time gone
-        assert run._confirm_budget(CONFIRM_NODES) == CONFIRM_NODES * scale
+        want = {"timeout": timeout, "scale": scale, "first_nodes": FIRST_BUDGET[2],
+                "first_sat_conflicts": FIRST_SAT_CONFLICTS, "confirm_sat_conflicts": CONFIRM_SAT_CONFLICTS * scale,
+                "confirm_cpsat_dtime": CONFIRM_CPSAT_DTIME * scale, "confirm_nodes": CONFIRM_NODES * scale}
+        assert budget(timeout, 2) == want
+        # half the time already gone when the solve starts: the same budget
+        deadline = None if timeout is None else _time.monotonic() + timeout / 2
+        assert _Run(state, deadline, None, timeout=timeout).budget == want
+    assert budget(10, 5)["first_nodes"] == FIRST_BUDGET[5] != FIRST_BUDGET[2]
+    with pytest.raises(MalformedError, match="player count 7"):
+        budget(10, 7)
+    with pytest.raises(MalformedError, match="timeout must be 0 or more"):
+        budget(float("nan"), 2)
 
 
 def test_a_solve_makes_the_same_attempts_twice():
