@@ -14,10 +14,10 @@ import pytest
 
 from solver.analysis.jobs import job_game, make_jobs, parse_range, solve_job
 from solver.analysis.review import review
-from solver.analysis.run import run_batch
-from solver.analysis.store import FIELDS, Store
+from solver.analysis.run import count_skipped, exceeds, larger_budgets, pending_jobs, run_batch
+from solver.analysis.store import FIELDS, Store, budget_text
 from solver.game import Action, MalformedError, format_compact, load_file
-from solver.portfolio import replay_score, solve
+from solver.portfolio import budget, replay_score, solve
 
 from conftest import HANABLIVE, NV_SAMPLE, SHARED, assert_clean_error, read_rows, real_game_files, run_cli, shared_file
 
@@ -167,6 +167,86 @@ def test_run_batch_in_process_and_pool_agree(tmp_path):
         assert [stable(r) for r in a.dump()] == [stable(r) for r in b.dump()]
 
 
+def test_rows_record_the_budget_and_two_runs_give_the_same_rows(tmp_path):
+    """Every row records the deterministic budget it was solved with; the same jobs
+    analysed twice (one worker, then two) give the same rows, nodes and budget included:
+    only the times differ."""
+    p, _ = deck_file(tmp_path, players=2, n=1, start=190)  # maximum 24, confirmed by SAT and CP-SAT
+    inputs = ["p3v0s1..3", "p5v0s1", str(p)]
+    dumps = []
+    for i, workers in enumerate(("1", "2")):
+        db = tmp_path / f"r{i}.sqlite"
+        res = run_cli("analyse", *inputs, "--db", db, "--timeout", "10", "--jobs", workers, "--quiet")
+        assert res.exit_code == 0 and "5 solved" in res.stdout, res.output
+        with Store(db) as st:
+            dumps.append(st.dump())
+    first, second = dumps
+    for d in first:
+        assert d["budget"] == budget_text(budget(10.0, d["players"]))
+        assert json.loads(d["budget"]) == budget(10, d["players"])
+    assert {json.loads(d["budget"])["first_nodes"] for d in first} == {2000, 20000}  # 2-3 and 5 players
+    hard = next(d for d in first if d["players"] == 2)
+    assert (hard["max_score"], hard["exact"], hard["methods"]) == (24, 1, "cpsat,sat") and hard["nodes"] > 0
+    assert hard["relaxed_nodes"] == 0  # SAT and CP-SAT agreed: the relaxed game never ran
+
+    def timeless(rows):
+        return [{k: v for k, v in d.items() if k not in ("seconds", "finished_at")} for d in rows]
+
+    assert timeless(first) == timeless(second)
+
+
+def test_budgets_compare_part_by_part():
+    assert exceeds(budget(60, 2), budget(10, 2)) and not exceeds(budget(10, 2), budget(60, 2))
+    assert exceeds(budget(30, 2), budget(10, 2))  # the same scale, a later deadline
+    assert not exceeds(budget(10, 2), budget(10, 2))  # the same budget is not larger
+    assert exceeds(budget(None, 2), budget(10, 2)) and not exceeds(budget(10, 2), budget(None, 2))
+    other = dict(budget(60, 2), sat_solver=1)  # another version's parts: not comparable
+    assert not exceeds(other, budget(10, 2)) and not exceeds(budget(60, 2), other)
+    smaller_one_part = dict(budget(60, 2), first_nodes=10)
+    assert not exceeds(smaller_one_part, budget(10, 2))
+
+
+def test_a_redo_leaves_the_rows_solved_with_a_larger_budget(tmp_path):
+    """--redo-open solves again the inexact rows of an unknown, smaller or equal budget,
+    and leaves those solved with a larger one; the count and the streamed jobs agree, for
+    listed seeds (by key) and a seed range (by seed)."""
+    from dataclasses import replace
+
+    seeds = ["p3v0s1", "p3v0s2", "p3v0s3", "p3v0s4", "p3v0s5"]
+    rows = [solve_job(j, timeout=10) for j in make_jobs(seeds)]
+    assert all(r.exact and r.max_score == 25 for r in rows)
+    budgets = [None, budget_text(budget(5, 3)), budget_text(budget(10, 3)), budget_text(budget(60, 3)), None]
+    db = tmp_path / "b.sqlite"
+    with Store(db) as st:
+        for r, b in zip(rows[:4], budgets):  # as runs of other timeouts left them: open
+            st.add(replace(r, max_score=23, exact=False, proof_kind="open", budget=b))
+        st.add(rows[4])  # exact: never redone
+        assert larger_budgets(st, 10) == {(3, budgets[3])}
+        assert larger_budgets(st, 60) == set()
+        assert larger_budgets(st, 3) == {(3, b) for b in budgets[1:4]}  # 5 s > 3 s at the same scale
+        for jobs in (make_jobs(seeds), make_jobs(["p3v0s1..5"])):
+            kept = larger_budgets(st, 10)
+            assert count_skipped(jobs, st, redo_open=True, kept_budgets=kept) == 2
+            assert [j["name"] for j in pending_jobs(jobs, st, redo_open=True, kept_budgets=kept)] == seeds[:3]
+            assert [j["name"] for j in pending_jobs(jobs, st, redo_undecided=True, kept_budgets=kept)] == seeds[:3]
+            assert [j["name"] for j in pending_jobs(jobs, st, redo_open=True)] == seeds[:4]
+            assert count_skipped(jobs, st) == 5
+    res = run_cli("analyse", *seeds, "--db", db, "--timeout", "10", "--redo-open", "--jobs", "1", "--quiet")
+    assert res.exit_code == 0 and "3 solved" in res.stdout and "2 already stored" in res.stdout, res.output
+    with Store(db) as st:
+        got = {r.name: r for r in st.rows()}
+    ten = budget_text(budget(10, 3))
+    for name in seeds[:3]:  # re-solved: exact now, under this run's budget
+        assert got[name].exact and got[name].budget == ten
+    assert (got["p3v0s4"].exact, got["p3v0s4"].max_score, got["p3v0s4"].budget) == (False, 23, budgets[3])
+    assert got["p3v0s5"].budget == ten and got["p3v0s5"].exact
+    # a run with a budget as large solves it again
+    res = run_cli("analyse", *seeds, "--db", db, "--timeout", "60", "--redo-open", "--jobs", "1", "--quiet")
+    assert res.exit_code == 0 and "1 solved" in res.stdout, res.output
+    with Store(db) as st:
+        assert st.rows("WHERE name = 'p3v0s4'")[0].exact
+
+
 def same_facts(a: dict, b: dict) -> bool:
     """Two results of one deck agree: same deck, and where both are exact the same maximum;
     otherwise their [best, bound] intervals overlap (a timeout may stop one earlier)."""
@@ -266,6 +346,12 @@ def test_report_text_json_csv_and_plots(tmp_path):
     assert summary["slowest"][0]["seconds"] == max(r.seconds for r in rows)
     text = run_cli("report", db).stdout
     assert "No Variant" in text and "slowest decks" in text
+    # the budget the rows were solved with: one line per budget, in the JSON too
+    assert summary["budgets"] == [{"budget": budget(10, 2), "players": [2, 3], "rows": 10}]
+    (line,) = [x for x in text.splitlines() if x.startswith("budget:")]
+    assert line == ("budget: timeout 10 s = first round 2,000 search nodes and 20,000 SAT conflicts (doubling each "
+                    "round), confirmations 200,000 SAT conflicts, CP-SAT deterministic time 15, 400,000 nodes; "
+                    "2, 3 players, 10 rows")
     out = tmp_path / "rows.csv"
     plots = tmp_path / "plots"
     res = run_cli("report", db, "--csv", out, "--plot", plots)

@@ -17,7 +17,7 @@ import pytest
 from solver.analysis import store as store_module
 from solver.analysis.jobs import make_jobs, solve_job
 from solver.analysis.progress import Progress
-from solver.analysis.store import SCHEMA_VERSION, Store, game_digest
+from solver.analysis.store import FIELDS, SCHEMA_VERSION, V2_FIELDS, Store, budget_text, game_digest
 from solver.errors import StoreError
 from solver.game import format_compact, load_file
 
@@ -25,6 +25,7 @@ from conftest import HANABLIVE, NV_SAMPLE, assert_clean_error, real_game_files, 
 
 DATA = Path(__file__).parent / "data"
 V1_STORE = DATA / "store_v1.sqlite"  # made by the release before schema 2 (see tests/data/README.md)
+V2_STORE = DATA / "store_v2.sqlite"  # made by the release before schema 3 (see tests/data/README.md)
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -199,6 +200,81 @@ def test_the_migration_keeps_a_file_seed_only_if_it_deals_the_deck(tmp_path):
     assert seeds["a"] == "p3v0s2" and "same_as_p3v0s2.jsonl:copy" not in seeds
 
 
+def _v2_rows(db) -> dict[str, tuple]:
+    """Every row of a version-2 store, all its columns, by name (read with sqlite3 alone)."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        assert tuple(r[1] for r in con.execute("PRAGMA table_info(results)")) == V2_FIELDS
+        return {r[1]: r for r in con.execute(f"SELECT {', '.join(V2_FIELDS)} FROM results")}
+    finally:
+        con.close()
+
+
+def test_a_version_2_store_is_migrated_in_place_with_its_budgets_unknown(tmp_path):
+    db = tmp_path / "v2.sqlite"
+    shutil.copy(V2_STORE, db)
+    old = _v2_rows(db)
+    assert len(old) == 8 and sum(r[V2_FIELDS.index("exact")] == 0 for r in old.values()) == 3
+    with Store(db) as st:
+        assert st.db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()[0] == "3" == str(SCHEMA_VERSION)
+        assert tuple(r[1] for r in st.db.execute("PRAGMA table_info(results)")) == FIELDS
+        assert st.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = {d["name"]: d for d in st.dump()}
+    assert set(rows) == set(old)
+    for name, d in rows.items():
+        assert tuple(d[f] for f in V2_FIELDS) == old[name]  # every old value, finished_at included
+        assert d["budget"] is None and d["relaxed_nodes"] is None
+    # nothing of it is solved again; a new game is, with its budget
+    out = ok(run_cli("analyse", "p3v0s1..4", "p2v0s1", "--db", db, "--quiet"))
+    assert "0 solved" in out and "5 already stored" in out
+    ok(run_cli("analyse", "p3v0s5", "--db", db, "--quiet"))
+    with Store(db) as st:
+        budgets = {d["name"]: d["budget"] for d in st.dump()}
+    from solver.portfolio import budget
+
+    assert budgets.pop("p3v0s5") == budget_text(budget(10.0, 3))
+    assert set(budgets.values()) == {None}
+
+
+def test_a_failed_version_2_migration_leaves_the_store_as_it_was(tmp_path, monkeypatch):
+    """The migration is one transaction: cut short after its first change, the file is
+    still a whole version-2 store."""
+    db = tmp_path / "v2.sqlite"
+    shutil.copy(V2_STORE, db)
+    old = _v2_rows(db)
+    real = Store._migrate_v2
+
+    def failing(self):
+        real(self)  # the columns added and meta.schema set ...
+        raise sqlite3.OperationalError("disk I/O error")  # ... then a fault before the commit
+
+    monkeypatch.setattr(Store, "_migrate_v2", failing)
+    with pytest.raises(StoreError, match="cannot open the store: disk I/O error"):
+        Store(db)
+    monkeypatch.undo()
+    assert _v2_rows(db) == old
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT value FROM meta WHERE name='schema'").fetchone()[0] == "2"
+    con.close()
+    with Store(db) as st:  # and it migrates when opened again
+        assert len(st) == 8 and {d["budget"] for d in st.dump()} == {None}
+
+
+def test_a_version_2_store_is_read_without_being_changed(tmp_path):
+    db = tmp_path / "v2.sqlite"
+    shutil.copy(V2_STORE, db)
+    before = db.read_bytes()
+    summary = json.loads(ok(run_cli("report", db, "--json")))
+    assert summary["rows"] == 8
+    assert summary["budgets"] == [{"budget": None, "players": [2, 3], "rows": 8}]
+    assert "budget: unknown (solved before the store recorded budgets); 2, 3 players, 8 rows" in ok(
+        run_cli("report", db))
+    with Store(db, readonly=True) as st:
+        assert {r.budget for r in st.rows()} == {None} and len(st.rows()) == 8
+    assert db.read_bytes() == before
+    assert list(_v2_rows(db)) and len(_v2_rows(db)) == 8  # still version 2, its columns unchanged
+
+
 def test_a_newer_or_corrupt_schema_is_refused(tmp_path):
     db = tmp_path / "s.sqlite"
     Store(db).close()
@@ -220,6 +296,11 @@ def test_a_newer_or_corrupt_schema_is_refused(tmp_path):
     ("seconds", "1e300", "seconds is 1e+300"),
     ("exact", "7", "exact is 7"),
     ("rules", "NULL", "rules is None"),
+    ("relaxed_nodes", "-1", "relaxed_nodes is -1"),
+    ("budget", "3", "budget is '3', not a JSON object"),  # TEXT affinity: the text 3
+    ("budget", "'{\"timeout\": 10'", "budget is '{\"timeout\": 10', not a JSON object of numbers"),
+    ("budget", "'[10]'", "budget is '[10]', not a JSON object"),
+    ("budget", "'{\"timeout\": \"ten\"}'", "not a JSON object of numbers"),
 ])
 def test_corrupt_values_in_a_store_are_one_line_errors(tmp_path, column, value, needle):
     db = tmp_path / "s.sqlite"

@@ -84,8 +84,9 @@ def _parse_actions(text: str) -> list:
 @click.option("--dask", "use_dask", is_flag=True, help="Run on a local Dask cluster.")
 @click.option("--scheduler", help="Run on an existing Dask cluster: tcp://host:port.")
 @click.option("--redo-open", is_flag=True,
-              help="Also re-solve stored decks that are not exact (e.g. with a longer --timeout); a row is "
-                   "replaced only by tighter bounds.")
+              help="Also re-solve stored decks that are not exact (e.g. with a longer --timeout; those solved "
+                   "with a larger budget than this run's are left as they are); a row is replaced only by tighter "
+                   "bounds.")
 @click.option("--redo-undecided", is_flag=True,
               help="Like --redo-open, but only the decks where it is still open whether the perfect score is "
                    "reachable.")

@@ -33,7 +33,7 @@ from ..game import (
     read_text,
 )
 from ..game.seeds import seed_deals
-from .store import Row, game_digest, line_json, rules_text
+from .store import Row, budget_text, game_digest, line_json, rules_text
 
 RANGE = re.compile(r"^(?P<prefix>.*?)(?P<lo>\d+)\.\.(?P<prefix2>.*?)(?P<hi>\d+)$")
 MAX_RANGE = 100_000_000
@@ -313,9 +313,10 @@ def job_game(job: dict) -> Game:
 
 def solve_job(job: dict, timeout: float | None) -> Row:
     """Solve one job's deck from the start; the line is replayed in the engine by
-    :func:`solver.portfolio.solve` before it is returned."""
+    :func:`solver.portfolio.solve` before it is returned. The row records the budget
+    (:func:`solver.portfolio.budget`) and the nodes spent."""
     from ..errors import SolverError
-    from ..portfolio import solve
+    from ..portfolio import budget, solve
 
     game = job_game(job)
     sol = solve(game, timeout=timeout)
@@ -331,4 +332,5 @@ def solve_job(job: dict, timeout: float | None) -> Row:
         exact=sol.exact, proof_kind=sol.proof.kind, proof_reason=sol.proof.reason,
         methods=",".join(sol.proof.methods), seconds=float(sol.stats.get("time", 0.0)),
         nodes=int(sol.stats.get("nodes", 0)), line=line_json(sol.actions), timeout=timeout,
+        budget=budget_text(budget(timeout, game.num_players)), relaxed_nodes=int(sol.stats.get("relaxed_nodes", 0)),
     )

@@ -8,7 +8,7 @@ import math
 import statistics
 from collections import Counter, defaultdict
 
-from .store import FIELDS, Store
+from .store import FIELDS, Store, budget_text
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,6 +59,7 @@ def summarise(store: Store, slowest: int = 10) -> dict:
     return {
         "store": store.path,
         "rows": len(rows),
+        "budgets": budgets(store),
         "groups": out,
         "slowest": [{"name": r.name, "key": r.key, "players": r.players, "variant": r.variant, "seconds": r.seconds,
                      "max_score": r.max_score, "upper_bound": r.upper_bound, "proof_kind": r.proof_kind}
@@ -66,15 +67,59 @@ def summarise(store: Store, slowest: int = 10) -> dict:
     }
 
 
+def budgets(store: Store) -> list[dict]:
+    """The budgets the rows were solved with (:func:`solver.portfolio.budget`; None:
+    unknown, stored before schema 3), each with its rows' player counts and how many
+    rows: the unknown first, then by timeout."""
+    merged: dict[str | None, dict] = {}
+    for b in store.budgets():
+        entry = merged.setdefault(b.text, {"budget": b.value, "players": [], "rows": 0})
+        entry["players"].append(b.players)
+        entry["rows"] += b.rows
+
+    def order(item: tuple[str | None, dict]) -> tuple:
+        text, entry = item
+        timeout = (entry["budget"] or {}).get("timeout")
+        return (text is not None, math.inf if timeout is None else timeout, text or "")
+
+    return [entry for _, entry in sorted(merged.items(), key=order)]
+
+
+_BUDGET_PARTS = {"timeout", "scale", "first_nodes", "first_sat_conflicts", "confirm_sat_conflicts",
+                 "confirm_cpsat_dtime", "confirm_nodes"}
+
+
+def _n(x) -> str:
+    return f"{x:,}" if isinstance(x, int) else f"{x:,g}"
+
+
+def budget_words(budget: dict | None) -> str:
+    """A budget in words: ``timeout 10 s = first round 2,000 search nodes, ...``."""
+    if budget is None:
+        return "unknown (solved before the store recorded budgets)"
+    if set(budget) != _BUDGET_PARTS:  # another version's budget: as stored
+        return budget_text(budget)
+    b = budget
+    timeout = "no timeout" if b["timeout"] is None else f"timeout {b['timeout']:g} s"
+    scale = "" if b["scale"] == 1 else f" (x{b['scale']:g})"
+    return (f"{timeout} = first round {_n(b['first_nodes'])} search nodes and {_n(b['first_sat_conflicts'])} SAT "
+            f"conflicts (doubling each round), confirmations{scale} {_n(b['confirm_sat_conflicts'])} SAT conflicts, "
+            f"CP-SAT deterministic time {_n(b['confirm_cpsat_dtime'])}, {_n(b['confirm_nodes'])} nodes")
+
+
 def _pct(x) -> str:
     return "-" if x is None else f"{100 * x:.2f}%"
 
 
 def format_text(summary: dict) -> str:
-    lines = [f"{summary['store']}: {summary['rows']} decks",
-             "winnable: a replayed line reaches the perfect score; unwinn.: a proven bound below it "
-             "((1 meth.): proved by one method, not yet confirmed by a second); undec.: neither; "
-             "share: winnable / (winnable + unwinn.)", ""]
+    lines = [f"{summary['store']}: {summary['rows']} decks"]
+    for b in summary["budgets"]:
+        players = ", ".join(str(p) for p in b["players"])
+        rows = "1 row" if b["rows"] == 1 else f"{b['rows']:,} rows"
+        lines.append(f"budget: {budget_words(b['budget'])}; {players} players, {rows}")
+    lines += ["winnable: a replayed line reaches the perfect score; unwinn.: a proven bound below it "
+              "((1 meth.): proved by one method, not yet confirmed by a second); undec.: neither; "
+              "share: winnable / (winnable + unwinn.)", ""]
     head = (f"{'variant':<20} {'pl':>2} {'decks':>7} {'exact':>7} {'winnable':>9} {'unwinn.':>8} {'(1 meth.)':>9} "
             f"{'undec.':>6} {'share':>8} {'95% CI':>16} {'mean s':>8} {'max s':>7}")
     lines.append(head)

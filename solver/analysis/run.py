@@ -12,14 +12,26 @@ range's size is arithmetic and its stored keys are one index range scan of the s
 """
 from __future__ import annotations
 
+import math
 import os
 import signal
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
+from typing import TypedDict
 
 from .jobs import Jobs, solve_job
 from .store import Row, Store, rules_text
+
+Budgets = Collection[tuple[int, str]]  # (player count, stored budget) pairs: see larger_budgets
+
+
+class SkipFlags(TypedDict):
+    """Which stored rows a run solves again (the store's ``skipped_*`` arguments)."""
+
+    redo_open: bool
+    redo_undecided: bool
+    kept_budgets: Budgets
 
 BATCH = 2000  # jobs checked against the store at once
 IN_FLIGHT = 4  # chunks of jobs per worker handed out ahead (process pool and Dask)
@@ -71,12 +83,40 @@ def _batched(items: Iterable, size: int) -> Iterator[list]:
         yield chunk
 
 
-def count_skipped(jobs: Jobs, store: Store, *, redo_open: bool = False, redo_undecided: bool = False) -> int:
+def exceeds(a: dict, b: dict) -> bool:
+    """Whether the budget ``a`` is larger than ``b`` (both :func:`solver.portfolio.budget`):
+    the same parts, each at least as large (no timeout: the largest), one larger. Budgets
+    of other parts (another version's) are not comparable: False."""
+    if a.keys() != b.keys():
+        return False
+
+    def part(x) -> float:
+        return math.inf if x is None else x
+
+    return a != b and all(part(a[k]) >= part(b[k]) for k in a)
+
+
+def larger_budgets(store: Store, timeout: float | None) -> set[tuple[int, str]]:
+    """The budgets of the store's inexact rows that are larger than the one a run with
+    ``timeout`` solves their games with (:func:`exceeds`), as (player count, stored
+    budget) pairs. A redo leaves those rows as they are: a smaller budget is not expected
+    to tighten them. Rows of an unknown budget (stored before schema 3), a smaller one or
+    the same one are solved again (the wall clock may have cut a solve short). One scan
+    of the store's inexact rows."""
+    from ..portfolio import budget
+
+    return {(b.players, b.text) for b in store.budgets(open_only=True)
+            if b.text is not None and b.value is not None and exceeds(b.value, budget(timeout, b.players))}
+
+
+def count_skipped(jobs: Jobs, store: Store, *, redo_open: bool = False, redo_undecided: bool = False,
+                  kept_budgets: Budgets = ()) -> int:
     """How many of ``jobs`` a run skips (stored, and not to be redone), without making a
     range's jobs: the stored seeds under a range's prefix followed by a digit (of games
     dealt for its player count and rules) are one index range scan, each checked
-    arithmetically; the listed jobs are looked up by key."""
-    flags = {"redo_open": redo_open, "redo_undecided": redo_undecided}
+    arithmetically; the listed jobs are looked up by key. ``kept_budgets``: the budgets
+    of rows a redo keeps (:func:`larger_budgets`)."""
+    flags: SkipFlags = {"redo_open": redo_open, "redo_undecided": redo_undecided, "kept_budgets": kept_budgets}
     n = 0
     for r in jobs.ranges():
         seeds = store.skipped_between(r.prefix + "0", r.prefix + ":", r.players, rules_text(r.options), **flags)
@@ -87,28 +127,29 @@ def count_skipped(jobs: Jobs, store: Store, *, redo_open: bool = False, redo_und
     return n
 
 
-def _skipped(batch: list[dict], store: Store, redo_open: bool, redo_undecided: bool) -> set[str]:
+def _skipped(batch: list[dict], store: Store, flags: SkipFlags) -> set[str]:
     """The names of the jobs of ``batch`` a run skips: the listed ones by key, a range's
-    by seed (its games are dealt by the workers)."""
+    by seed (its games are dealt by the workers). ``flags``: as :func:`pending_jobs`'s."""
     out: set[str] = set()
     keyed = {j["key"]: j["name"] for j in batch if j["key"] is not None}
     if keyed:
-        out.update(keyed[k] for k in store.skipped_keys(keyed, redo_open=redo_open, redo_undecided=redo_undecided))
+        out.update(keyed[k] for k in store.skipped_keys(keyed, **flags))
     by_game: dict[tuple, list[str]] = {}
     for j in batch:
         if j["key"] is None:
             by_game.setdefault((j["players"], rules_text(j["options"])), []).append(j["seed"])
     for (players, rules), seeds in by_game.items():
-        out.update(store.skipped_seeds(seeds, players, rules, redo_open=redo_open, redo_undecided=redo_undecided))
+        out.update(store.skipped_seeds(seeds, players, rules, **flags))
     return out
 
 
 def pending_jobs(jobs: Iterable[dict], store: Store, *, redo_open: bool = False,
-                 redo_undecided: bool = False) -> Iterator[dict]:
+                 redo_undecided: bool = False, kept_budgets: Budgets = ()) -> Iterator[dict]:
     """The jobs not yet stored (or stored but to be redone), in order, checking the store
     :data:`BATCH` jobs at a time."""
+    flags: SkipFlags = {"redo_open": redo_open, "redo_undecided": redo_undecided, "kept_budgets": kept_budgets}
     for batch in _batched(jobs, BATCH):
-        done = _skipped(batch, store, redo_open, redo_undecided)
+        done = _skipped(batch, store, flags)
         for j in batch:
             if j["name"] not in done:
                 yield j
@@ -125,10 +166,13 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
     remain; ``progress(row)`` is called after each row is committed. ``redo_open``: also
     solve again the stored rows that are not exact (say with a longer ``timeout``),
     keeping the new result only where it is tighter; ``redo_undecided``: the same for the
-    rows where winnability itself is open."""
+    rows where winnability itself is open. A redo leaves the rows solved with a larger
+    budget than ``timeout`` gives (:func:`larger_budgets`); every row records its budget
+    (:func:`solver.portfolio.budget`)."""
     jobs = Jobs.of(jobs)
     redo = redo_open or redo_undecided
-    flags = {"redo_open": redo_open, "redo_undecided": redo_undecided}
+    flags: SkipFlags = {"redo_open": redo_open, "redo_undecided": redo_undecided,
+                        "kept_budgets": larger_budgets(store, timeout) if redo else set()}
     skipped = count_skipped(jobs, store, **flags)
     n = len(jobs) - skipped
     if on_start:
