@@ -1,8 +1,8 @@
-#!/usr/bin/env python3
-"""Throughput of ``hanabi analyse`` on a seed range: wall time, decks per second, the
-share decided exactly, per-deck time percentiles, and the projected wall time for 100,000
-seeds. ``--compare GITREF`` runs the same range with an older version (a git worktree) in
-the same run, when that version has ``hanabi analyse``.
+"""Throughput of ``hanabi analyse`` on a seed range: wall time and CPU time (the command
+and every worker process it waited for), decks per second, the share decided exactly,
+per-deck time percentiles, and the projected wall time for 100,000 seeds. ``--compare
+GITREF`` runs the same range with an older version (a git worktree) in the same run, when
+that version has ``hanabi analyse``.
 
     .venv/bin/python scripts/bench_analyse.py p3v0s1..100000
     .venv/bin/python scripts/bench_analyse.py p2v0s1..10000 --compare HEAD~5
@@ -10,6 +10,7 @@ the same run, when that version has ``hanabi analyse``.
 from __future__ import annotations
 
 import argparse
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -20,24 +21,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(tree: Path, rng: str, db: Path, args) -> float:
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def run(tree: Path, rng: str, db: Path, args) -> tuple[float, float]:
+    """Run the analysis; (wall seconds, CPU seconds of the command and its workers)."""
     cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--quiet",
            "--timeout", str(args.timeout)]
     if args.jobs:
         cmd += ["--jobs", str(args.jobs)]
-    t0 = time.monotonic()
+    t0, c0 = time.monotonic(), _children_cpu()
     subprocess.run(cmd, cwd=tree, check=True, stdout=subprocess.DEVNULL)
-    return time.monotonic() - t0
+    return time.monotonic() - t0, _children_cpu() - c0
 
 
-def describe(label: str, db: Path, wall: float) -> str:
+def describe(label: str, db: Path, times: tuple[float, float]) -> str:
+    wall, cpu = times
     con = sqlite3.connect(db)
     rows = con.execute("SELECT seconds, exact, max_score = perfect FROM results").fetchall()
     con.close()
     n = len(rows)
     secs = sorted(r[0] for r in rows)
     pct = lambda q: secs[min(n - 1, int(q * n))]  # noqa: E731
-    return (f"{label:<12} {n:>7} decks  {wall:8.1f} s wall  {n / wall:8.1f} decks/s  "
+    return (f"{label:<12} {n:>7} decks  {wall:8.1f} s wall  {cpu:8.1f} s CPU ({1000 * cpu / n:.1f} ms a deck)  "
+            f"{n / wall:8.1f} decks/s  "
             f"exact {100 * sum(r[1] for r in rows) / n:6.2f}%  winnable {100 * sum(r[2] for r in rows) / n:6.2f}%  "
             f"per deck mean {1000 * sum(secs) / n:7.1f} ms  median {1000 * pct(0.5):6.1f} ms  "
             f"p99 {1000 * pct(0.99):7.1f} ms  max {secs[-1]:6.2f} s  "

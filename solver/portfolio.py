@@ -142,10 +142,31 @@ FIRST_SAT_CONFLICTS = 20_000
 CONFIRM_SAT_CONFLICTS = 200_000
 
 
+# The main loop's rounds, deterministic: a timeout of T seconds buys the rounds whose
+# work, at the first round's cost below doubling each round, fits in WORK_SHARE * T on
+# the benchmark machine (2 cores; CPU seconds of round 0, search and SAT, measured on
+# decks that go several rounds: 6 players 1.0-1.2 s; 2 players 0.5 s for a round whose SAT
+# call ended after 3,800 of its 20,000 conflicts, so 1.0 is on the safe side). So a machine up
+# to 1 / WORK_SHARE times slower or busier still runs every round before the deadline,
+# and gives the same answer; the deadline is the outer limit.
+ROUND_SECONDS = {2: 1.0, 3: 1.0, 4: 1.0, 5: 1.2, 6: 1.2}
+WORK_SHARE = 0.5
+
+
+def rounds_for(timeout: float, players: int) -> int:
+    """The main loop's rounds that a ``timeout`` buys (at least one)."""
+    work = WORK_SHARE * timeout / ROUND_SECONDS[players]
+    r = 1
+    while (1 << (r + 1)) - 1 <= work:
+        r += 1
+    return r
+
+
 def budget(timeout: float | None, players: int) -> dict:
     """The deterministic budget of ``solve(game, timeout=timeout)`` (the portfolio) for a
     game of ``players``: the ``timeout`` asked for (None: no limit; the wall clock is only
-    an outer limit), the ``scale`` of the confirmations (``timeout /
+    an outer limit), the main loop's ``rounds`` it buys (:func:`rounds_for`; None: until
+    solved), the ``scale`` of the confirmations (``timeout /
     CONFIRM_SCALE_SECONDS``, at least 1), the first round's search nodes
     (``first_nodes``) and SAT conflicts (``first_sat_conflicts``; both doubling each
     round), and the budgets of a confirmation: SAT conflicts, CP-SAT deterministic time,
@@ -158,6 +179,7 @@ def budget(timeout: float | None, players: int) -> dict:
     scale = 1.0 if timeout is None else max(1.0, timeout / CONFIRM_SCALE_SECONDS)
     return {
         "timeout": None if timeout is None else float(timeout),
+        "rounds": None if timeout is None else rounds_for(timeout, players),
         "scale": scale,
         "first_nodes": FIRST_BUDGET[players],
         "first_sat_conflicts": FIRST_SAT_CONFLICTS,
@@ -264,7 +286,9 @@ class _Run:
         self.relaxed_open = True  # False once the relaxed game reaches the current top
         self.unreachable: dict[int, set[str]] = {}  # target -> methods proving it unreachable
         self.attempts: list[dict] = []
-        self.timed_out = False
+        self.timed_out = False  # the deadline (or the node limit) passed
+        self.spent = False  # every round the budget buys has run
+        self.rounds = 0
         self.use_sat = use_sat and _sat_module() is not None
         self._sessions: dict = {}  # target -> its SatSession, kept across rounds until decided
 
@@ -362,7 +386,12 @@ class _Run:
 
     def main_loop(self):
         budget, conflicts = self.budget["first_nodes"], self.budget["first_sat_conflicts"]
+        rounds = self.budget["rounds"]
         while self.best < self.upper and not self.timed_out:
+            if rounds is not None and self.rounds >= rounds:
+                self.spent = True  # the budget, not the clock, ends the search
+                break
+            self.rounds += 1
             self._search_top_bottom(budget)
             if self.use_sat and self.best < self.upper and not self.timed_out:
                 self._sat(self.upper, conflicts)
@@ -434,8 +463,9 @@ class _Run:
 
     def result(self, confirm: bool) -> Solution:
         best, upper = self.best, self.upper
+        stopped = "deadline" if self.timed_out else "budget" if self.spent else None  # (None: settled)
         stats = {"nodes": self.search.nodes, "relaxed_nodes": self._relaxed_nodes(), "memo": len(self.search.memo),
-                 "attempts": self.attempts}
+                 "rounds": self.rounds, "stopped_by": stopped, "attempts": self.attempts}
         if best == upper == self.static_ub:
             proof = Proof(self.static_kind, self.static_reason, ("bound",))
             return Solution(best, upper, True, self.best_line, proof, stats)
@@ -456,7 +486,9 @@ class _Run:
                           f"second, independent method", methods)
             return Solution(best, upper, False, self.best_line, proof, stats)
         methods = tuple(sorted(self.unreachable.get(upper + 1, ()))) or ("bound",)
-        proof = Proof("open", f"timed out: at least {best}, at most {upper}", methods)
+        why = (f"the budget's {self.rounds} round{'s' if self.rounds != 1 else ''} spent" if self.spent
+               else "timed out")
+        proof = Proof("open", f"{why}: at least {best}, at most {upper}", methods)
         return Solution(best, upper, False, self.best_line, proof, stats)
 
 

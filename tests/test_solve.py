@@ -637,6 +637,30 @@ def test_nv_unwinnable_decks(row):
     check_labelled_deck(row, timeout=60)
 
 
+def test_a_timeout_buys_a_fixed_number_of_rounds():
+    """The main loop's rounds are counted, not timed: those whose work fits in half the
+    timeout (ROUND_SECONDS a first round, doubling). A deck the rounds do not settle is
+    open because the budget is spent, by the same attempts on every run, whatever the
+    machine's speed (the deadline, far off here, is only the outer limit)."""
+    from solver.portfolio import ROUND_SECONDS, rounds_for
+
+    assert [rounds_for(t, 2) for t in (0, 5.9, 6, 13.9, 14, 30)] == [1, 1, 2, 2, 3, 4]
+    assert rounds_for(10, 6) == 2 and ROUND_SECONDS[6] > ROUND_SECONDS[2]
+    # p6c1s767 (bench_solve's random 6-player deck 767): neither the search (20,000 nodes)
+    # nor SAT (20,000 conflicts) finds its perfect line in the first round, SAT does in the
+    # second. 4 s buy one round (1.2 s > 0.5 * 4 / 3).
+    game = Game(Rules(parse_variant("No Variant")), 6, nv_deck("p6c1s767"))
+    runs = [solve(game, timeout=4.0) for _ in range(2)]
+    for sol in runs:
+        assert not sol.exact and sol.proof.kind == "open", sol.proof
+        assert sol.proof.reason.startswith("the budget's 1 round spent"), sol.proof.reason
+        assert sol.stats["rounds"] == 1 and sol.stats["stopped_by"] == "budget", sol.stats
+    strip = [[{k: v for k, v in a.items() if k != "time"} for a in sol.stats["attempts"]] for sol in runs]
+    assert strip[0] == strip[1]
+    full = solve(game, timeout=10.0)  # two rounds: SAT finds the perfect line in the second
+    assert full.exact and full.max_score == 25 and full.stats["rounds"] == 2, full.stats
+
+
 def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
     """The confirmations' budgets are deterministic units, scaled by the timeout asked for
     (never by the time left, which depends on the machine's load)."""
@@ -655,8 +679,10 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
     )
 
     state = game_from_seed("p2v0s1").initial_state()
-    for timeout, scale in ((None, 1.0), (10.0, 1.0), (CONFIRM_SCALE_SECONDS * 5, 5.0)):
-        want = {"timeout": timeout, "scale": scale, "first_nodes": FIRST_BUDGET[2],
+    # (the rounds: those whose work, 1 s a first round with 2 players doubling, fits in half
+    # the timeout: 1 + 2 <= 5 at 10 s, 1 + 2 + ... + 32 = 63 <= 100 at 200 s)
+    for timeout, scale, rounds in ((None, 1.0, None), (10.0, 1.0, 2), (CONFIRM_SCALE_SECONDS * 5, 5.0, 6)):
+        want = {"timeout": timeout, "rounds": rounds, "scale": scale, "first_nodes": FIRST_BUDGET[2],
                 "first_sat_conflicts": FIRST_SAT_CONFLICTS, "confirm_sat_conflicts": CONFIRM_SAT_CONFLICTS * scale,
                 "confirm_cpsat_dtime": CONFIRM_CPSAT_DTIME * scale, "confirm_nodes": CONFIRM_NODES * scale}
         assert budget(timeout, 2) == want
