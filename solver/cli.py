@@ -132,7 +132,9 @@ REPLAY_FORMATS = ("site", "ours")  # solve --replay-format: hanab.live's (checke
 
 @cli.command()
 @input_options
-@click.option("--timeout", type=float, default=None, help="Give up after this many seconds (answer: bounds).")
+@click.option("--timeout", type=float, default=None,
+              help="A budget of about this many seconds of work (counted, so the same answer on any machine; "
+                   "stopped at twice that of wall-clock time in any case); then the answer is bounds.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object: max_score, upper_bound, exact, actions, proof, stats.")
 @click.option("--replay-out", metavar="FILE",

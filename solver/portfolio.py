@@ -151,6 +151,12 @@ CONFIRM_SAT_CONFLICTS = 200_000
 # and gives the same answer; the deadline is the outer limit.
 ROUND_SECONDS = {2: 1.0, 3: 1.0, 4: 1.0, 5: 1.2, 6: 1.2}
 WORK_SHARE = 0.5
+# The wall-clock limit of a solve given a timeout of T: DEADLINE_FACTOR * T. The budget a
+# timeout buys is work measured in deterministic units (the rounds above, the
+# confirmations' conflicts, deterministic time and nodes), about T seconds of it on the
+# benchmark machine; the deadline is only the outer safety limit, far enough out that a
+# machine twice as slow or busy still spends the whole budget (the same answer).
+DEADLINE_FACTOR = 2.0
 
 
 def rounds_for(timeout: float, players: int) -> int:
@@ -164,9 +170,9 @@ def rounds_for(timeout: float, players: int) -> int:
 
 def budget(timeout: float | None, players: int) -> dict:
     """The deterministic budget of ``solve(game, timeout=timeout)`` (the portfolio) for a
-    game of ``players``: the ``timeout`` asked for (None: no limit; the wall clock is only
-    an outer limit), the main loop's ``rounds`` it buys (:func:`rounds_for`; None: until
-    solved), the ``scale`` of the confirmations (``timeout /
+    game of ``players``: the ``timeout`` asked for (None: no limit), the wall-clock
+    ``deadline`` it sets (``DEADLINE_FACTOR`` times it: only an outer limit), the main
+    loop's ``rounds`` it buys (:func:`rounds_for`; None: until solved), the ``scale`` of the confirmations (``timeout /
     CONFIRM_SCALE_SECONDS``, at least 1), the first round's search nodes
     (``first_nodes``) and SAT conflicts (``first_sat_conflicts``; both doubling each
     round), and the budgets of a confirmation: SAT conflicts, CP-SAT deterministic time,
@@ -179,6 +185,7 @@ def budget(timeout: float | None, players: int) -> dict:
     scale = 1.0 if timeout is None else max(1.0, timeout / CONFIRM_SCALE_SECONDS)
     return {
         "timeout": None if timeout is None else float(timeout),
+        "deadline": None if timeout is None else DEADLINE_FACTOR * timeout,
         "rounds": None if timeout is None else rounds_for(timeout, players),
         "scale": scale,
         "first_nodes": FIRST_BUDGET[players],
@@ -233,8 +240,12 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     relaxed game only, no encodings), ``sat`` or ``cpsat`` (that encoding alone: its
     line and its proven bound; a maximum below perfect is then never reported exact).
 
-    With ``timeout`` (seconds) or ``node_limit`` the answer may be "at least max_score, at
-    most upper_bound"."""
+    ``timeout`` (seconds) is a budget: the work it buys is counted in deterministic units
+    (:func:`budget`: about that many seconds on the benchmark machine), so the answer is the
+    same on any machine; the wall clock stops the solve at ``DEADLINE_FACTOR`` times it in
+    any case (for ``sat``/``cpsat`` alone, at the timeout: they have no counted budget).
+    With a timeout or ``node_limit`` the answer may be "at least max_score, at most
+    upper_bound"."""
     if engine not in ENGINES:
         raise UnknownOptionError("engine", engine, ENGINES)
     if isinstance(source, Game):
@@ -249,7 +260,10 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     if timeout is not None and timeout > MAX_TIMEOUT:  # inf too: the timers cannot wait that long
         raise MalformedError(f"solve: timeout must be at most {MAX_TIMEOUT:.0f} s (None for no limit), got {timeout!r}")
     t0 = time.monotonic()
-    deadline = t0 + timeout if timeout is not None else None
+    deadline = None
+    if timeout is not None:
+        # (the encodings alone have no deterministic budget: the timeout is theirs)
+        deadline = t0 + timeout * (1.0 if engine in ("sat", "cpsat") else DEADLINE_FACTOR)
     if state.over:
         return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})",
                         ("rules",)), {"nodes": 0, "time": 0.0})

@@ -349,9 +349,9 @@ def test_report_text_json_csv_and_plots(tmp_path):
     # the budget the rows were solved with: one line per budget, in the JSON too
     assert summary["budgets"] == [{"budget": budget(10, 2), "players": [2, 3], "rows": 10}]
     (line,) = [x for x in text.splitlines() if x.startswith("budget:")]
-    assert line == ("budget: timeout 10 s = 2 rounds from 2,000 search nodes and 20,000 SAT conflicts (doubling each "
-                    "round), confirmations 200,000 SAT conflicts, CP-SAT deterministic time 15, 400,000 nodes; "
-                    "2, 3 players, 10 rows")
+    assert line == ("budget: timeout 10 s (stopped at 20 s) = 2 rounds from 2,000 search nodes and 20,000 SAT "
+                    "conflicts (doubling each round), confirmations 200,000 SAT conflicts, CP-SAT deterministic "
+                    "time 15, 400,000 nodes; 2, 3 players, 10 rows")
     out = tmp_path / "rows.csv"
     plots = tmp_path / "plots"
     res = run_cli("report", db, "--csv", out, "--plot", plots)

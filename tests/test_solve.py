@@ -682,7 +682,8 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
     # (the rounds: those whose work, 1 s a first round with 2 players doubling, fits in half
     # the timeout: 1 + 2 <= 5 at 10 s, 1 + 2 + ... + 32 = 63 <= 100 at 200 s)
     for timeout, scale, rounds in ((None, 1.0, None), (10.0, 1.0, 2), (CONFIRM_SCALE_SECONDS * 5, 5.0, 6)):
-        want = {"timeout": timeout, "rounds": rounds, "scale": scale, "first_nodes": FIRST_BUDGET[2],
+        want = {"timeout": timeout, "deadline": None if timeout is None else 2 * timeout, "rounds": rounds,
+                "scale": scale, "first_nodes": FIRST_BUDGET[2],
                 "first_sat_conflicts": FIRST_SAT_CONFLICTS, "confirm_sat_conflicts": CONFIRM_SAT_CONFLICTS * scale,
                 "confirm_cpsat_dtime": CONFIRM_CPSAT_DTIME * scale, "confirm_nodes": CONFIRM_NODES * scale}
         assert budget(timeout, 2) == want

@@ -23,7 +23,8 @@ def _plot_path(path: str | None):
 @click.option("--actions", "actions_json",
               help="The line to review, for an input without actions (--seed, --deck, a deck file): a JSON "
                    "list of hanab.live action objects (e.g. `hanabi solve --json`'s), or @FILE to read it.")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds per position.")
+@click.option("--timeout", type=float, default=10.0, show_default=True,
+              help="Seconds per position (a counted budget; stopped at twice that).")
 @click.option("--plot", "plot_path", help="Write the maximum-over-turns chart (PNG/SVG).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: every turn and every drop.")
 def review(rec, actions_json, timeout, plot_path, as_json):
@@ -79,7 +80,9 @@ def _parse_actions(text: str) -> list:
 @click.option("--db", "db_path", default="results.sqlite", show_default=True, help="The result store (SQLite).")
 @click.option("--players", type=int, help="Player count, for seeds or decks that do not carry one.")
 @click.option("--variant", help="Variant name, for seeds or decks that do not carry one.")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds per deck.")
+@click.option("--timeout", type=float, default=10.0, show_default=True,
+              help="Seconds per deck (a counted budget: the same answers on any machine; stopped at twice that "
+                   "of wall-clock time in any case).")
 @click.option("--jobs", "workers", type=int, help="Worker processes (default: all cores).")
 @click.option("--dask", "use_dask", is_flag=True, help="Run on a local Dask cluster.")
 @click.option("--scheduler", help="Run on an existing Dask cluster: tcp://host:port.")

@@ -85,8 +85,8 @@ def budgets(store: Store) -> list[dict]:
     return [entry for _, entry in sorted(merged.items(), key=order)]
 
 
-_BUDGET_PARTS = {"timeout", "rounds", "scale", "first_nodes", "first_sat_conflicts", "confirm_sat_conflicts",
-                 "confirm_cpsat_dtime", "confirm_nodes"}
+_BUDGET_PARTS = {"timeout", "deadline", "rounds", "scale", "first_nodes", "first_sat_conflicts",
+                 "confirm_sat_conflicts", "confirm_cpsat_dtime", "confirm_nodes"}
 
 
 def _n(x) -> str:
@@ -100,7 +100,7 @@ def budget_words(budget: dict | None) -> str:
     if set(budget) != _BUDGET_PARTS:  # another version's budget: as stored
         return budget_text(budget)
     b = budget
-    timeout = "no timeout" if b["timeout"] is None else f"timeout {b['timeout']:g} s"
+    timeout = "no timeout" if b["timeout"] is None else f"timeout {b['timeout']:g} s (stopped at {b['deadline']:g} s)"
     scale = "" if b["scale"] == 1 else f" (x{b['scale']:g})"
     rounds = "rounds until solved" if b["rounds"] is None else f"{b['rounds']} round{'s' if b['rounds'] != 1 else ''}"
     return (f"{timeout} = {rounds} from {_n(b['first_nodes'])} search nodes and {_n(b['first_sat_conflicts'])} SAT "
