@@ -128,11 +128,11 @@ def _late_plays(pos: Position, D: int):
             diff[lo] += 1
             diff[hi + 1] -= 1
         cur = 0
-        slots -= 1
+        room = slots - 1  # what the hands hold besides the card leaving
         for d in range(full):
             cur += diff[d]
-            if cur - slots > excess:
-                excess = cur - slots
+            if cur - room > excess:
+                excess = cur - room
                 cap_d = d
     return best, arg, excess, cap_d
 
