@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from .errors import EncodingError, MethodsDisagreeError, UnknownOptionError, deck_text
 from .game import DISCARD, PLAY, Action, Game, IllegalActionError, MalformedError, State
 from .search.bounds import named_bound
-from .search.dfs import Search, SearchTimeout
+from .search.dfs import ORDERS, Search, SearchTimeout
 from .search.position import CLUE, Position
 from .search.relaxed import RelaxedSearch
 from .strategy import greedy_line
@@ -125,7 +125,12 @@ CONFIRM_SCALE_SECONDS = 40.0
 # 2-4 players a deck the search cannot settle in a few thousand nodes goes to SAT sooner
 # (scripts/bench_solve.py: 2p mean 29 -> 22 ms, hard 2p decks 1.9 -> 1.3 s); with 5-6
 # players the SAT model is larger and the longer search pays.
-FIRST_BUDGET = {2: 2000, 3: 2000, 4: 2000, 5: 20000, 6: 20000}
+# With 5-6 players each round runs the search in SEARCH_ORDERS of the child orders
+# (dfs.ORDERS) in turn, each with the round's nodes: on the slowest decks of 1,000 random
+# 6-player ones, where one order needed 150,000 to 400,000 nodes (or more) to find the
+# perfect line, another often finds it in a few hundred (scripts/bench_solve.py).
+FIRST_BUDGET = {2: 2000, 3: 2000, 4: 2000, 5: 10000, 6: 10000}
+SEARCH_ORDERS = {2: 1, 3: 1, 4: 1, 5: 3, 6: 3}
 # The SAT solver the portfolio asks (python-sat name), by player count. With 3-6 players
 # the question is nearly always "find the perfect line", where MiniSat 2.2 was faster
 # (scripts/bench_solve.py: random 3p/4p/6p mean 4.7/7.6/23.4 -> 2.9/3.8/18.5 ms); with 2
@@ -172,11 +177,12 @@ def budget(timeout: float | None, players: int) -> dict:
     """The deterministic budget of ``solve(game, timeout=timeout)`` (the portfolio) for a
     game of ``players``: the ``timeout`` asked for (None: no limit), the wall-clock
     ``deadline`` it sets (``DEADLINE_FACTOR`` times it: only an outer limit), the main
-    loop's ``rounds`` it buys (:func:`rounds_for`; None: until solved), the ``scale`` of the confirmations (``timeout /
-    CONFIRM_SCALE_SECONDS``, at least 1), the first round's search nodes
-    (``first_nodes``) and SAT conflicts (``first_sat_conflicts``; both doubling each
-    round), and the budgets of a confirmation: SAT conflicts, CP-SAT deterministic time,
-    the relaxed game's and the search's nodes. The solve reads its budgets from here.
+    loop's ``rounds`` it buys (:func:`rounds_for`; None: until solved), the ``scale`` of
+    the confirmations (``timeout / CONFIRM_SCALE_SECONDS``, at least 1), the first round's
+    search nodes (``first_nodes``, in each of ``search_orders`` child orders) and SAT
+    conflicts (``first_sat_conflicts``; both doubling each round), and the budgets of a
+    confirmation: SAT conflicts, CP-SAT deterministic time, the relaxed game's and the
+    search's nodes. The solve reads its budgets from here.
     Plain JSON values: the result store keeps them with each row."""
     if players not in FIRST_BUDGET:
         raise MalformedError(f"budget: bad player count {players!r}: must be 2 to 6")
@@ -189,6 +195,7 @@ def budget(timeout: float | None, players: int) -> dict:
         "rounds": None if timeout is None else rounds_for(timeout, players),
         "scale": scale,
         "first_nodes": FIRST_BUDGET[players],
+        "search_orders": SEARCH_ORDERS[players],
         "first_sat_conflicts": FIRST_SAT_CONFLICTS,
         "confirm_sat_conflicts": int(CONFIRM_SAT_CONFLICTS * scale),
         "confirm_cpsat_dtime": CONFIRM_CPSAT_DTIME * scale,
@@ -340,8 +347,11 @@ class _Run:
             if (self.deadline is not None and time.monotonic() >= self.deadline) or (
                     self.node_limit is not None and self._nodes() >= self.node_limit):
                 self.timed_out = True
-        self.attempts.append({"method": method, "target": target, "result": "budget" if ok is None else ok,
-                              "nodes": engine.nodes - n1, "time": round(time.monotonic() - t1, 4)})
+        attempt = {"method": method, "target": target, "result": "budget" if ok is None else ok,
+                   "nodes": engine.nodes - n1, "time": round(time.monotonic() - t1, 4)}
+        if engine is self.search:
+            attempt["order"] = self.search.order
+        self.attempts.append(attempt)
         return ok
 
     def _proved_unreachable(self, target: int, method: str):
@@ -352,18 +362,24 @@ class _Run:
             self._sessions.pop(t).close()
 
     def _search_top_bottom(self, budget: int):
-        """The search at the top target, then just above the best line; a target is not
-        searched twice with the same budget (the best line one short of the top)."""
+        """The search at the top target, then just above the best line, each in the
+        budget's child orders in turn until one settles it; a target is not searched twice
+        with the same budget and order (the best line one short of the top)."""
         for target in dict.fromkeys((self.upper, self.best + 1)):
-            if self.best >= self.upper or self.timed_out:
-                return
-            ok = self._attempt("search", self.search, target, budget)
-            if ok:
-                line, score = search_line(self.state, self.search.line)
-                if score > self.best:
-                    self.best_line, self.best = line, score
-            elif ok is False:
-                self._proved_unreachable(target, "search")
+            for order in ORDERS[:self.budget["search_orders"]]:
+                if self.best >= self.upper or self.timed_out:
+                    return
+                self.search.order = order
+                ok = self._attempt("search", self.search, target, budget)
+                if ok:
+                    line, score = search_line(self.state, self.search.line)
+                    if score > self.best:
+                        self.best_line, self.best = line, score
+                    break
+                if ok is False:
+                    self._proved_unreachable(target, "search")
+                    break
+        self.search.order = 0
 
     def _left(self) -> float | None:
         """Seconds the deadline leaves (None: no deadline)."""

@@ -44,8 +44,9 @@ from solver.game import (
     parse_compact,
     parse_variant,
 )
-from solver.portfolio import solve
+from solver.portfolio import search_line, solve
 from solver.search.bounds import named_bound, quick_bound
+from solver.search.dfs import ORDERS, Search
 from solver.search.position import Position
 
 from conftest import (
@@ -268,6 +269,28 @@ def test_brute_force_mid_game_wild(seed):
         return case
 
     agree_with_brute_force(live_case(9000 + seed, make))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_every_child_order_gives_the_same_answers(seed):
+    """The search's child orders (dfs.ORDERS: the portfolio restarts it in each) change only
+    which line is found first: in every order the search reaches the brute force's maximum,
+    with a line that replays to it, and proves one more unreachable."""
+    def make(rng):
+        case = random_case(rng, max_cards=10)
+        case.prefix = random_prefix(rng, case.game().initial_state(), max_moves=rng.randint(0, 6))
+        return case
+
+    case = live_case(20000 + seed, make)
+    state, ref = case.positions()
+    best = brute_force_max(ref)
+    for order in ORDERS:
+        search = Search(Position(state))
+        search.order = order
+        assert search.reach(best), (order, case.describe())
+        line, score = search_line(state, search.line)
+        assert score >= best, (order, score, case.describe())
+        assert not search.reach(best + 1), (order, case.describe())
 
 
 @st.composite
@@ -646,9 +669,9 @@ def test_a_timeout_buys_a_fixed_number_of_rounds():
 
     assert [rounds_for(t, 2) for t in (0, 5.9, 6, 13.9, 14, 30)] == [1, 1, 2, 2, 3, 4]
     assert rounds_for(10, 6) == 2 and ROUND_SECONDS[6] > ROUND_SECONDS[2]
-    # p6c1s767 (bench_solve's random 6-player deck 767): neither the search (20,000 nodes)
-    # nor SAT (20,000 conflicts) finds its perfect line in the first round, SAT does in the
-    # second. 4 s buy one round (1.2 s > 0.5 * 4 / 3).
+    # p6c1s767 (bench_solve's random 6-player deck 767): neither the search (10,000 nodes
+    # in each of its 3 child orders) nor SAT (20,000 conflicts) finds its perfect line in the
+    # first round, SAT does in the second. 4 s buy one round (1.2 s > 0.5 * 4 / 3).
     game = Game(Rules(parse_variant("No Variant")), 6, nv_deck("p6c1s767"))
     runs = [solve(game, timeout=4.0) for _ in range(2)]
     for sol in runs:
@@ -674,6 +697,7 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
         CONFIRM_SCALE_SECONDS,
         FIRST_BUDGET,
         FIRST_SAT_CONFLICTS,
+        SEARCH_ORDERS,
         _Run,
         budget,
     )
@@ -683,7 +707,7 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
     # the timeout: 1 + 2 <= 5 at 10 s, 1 + 2 + ... + 32 = 63 <= 100 at 200 s)
     for timeout, scale, rounds in ((None, 1.0, None), (10.0, 1.0, 2), (CONFIRM_SCALE_SECONDS * 5, 5.0, 6)):
         want = {"timeout": timeout, "deadline": None if timeout is None else 2 * timeout, "rounds": rounds,
-                "scale": scale, "first_nodes": FIRST_BUDGET[2],
+                "scale": scale, "first_nodes": FIRST_BUDGET[2], "search_orders": 1,
                 "first_sat_conflicts": FIRST_SAT_CONFLICTS, "confirm_sat_conflicts": CONFIRM_SAT_CONFLICTS * scale,
                 "confirm_cpsat_dtime": CONFIRM_CPSAT_DTIME * scale, "confirm_nodes": CONFIRM_NODES * scale}
         assert budget(timeout, 2) == want
@@ -691,6 +715,7 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
         deadline = None if timeout is None else _time.monotonic() + timeout / 2
         assert _Run(state, deadline, None, timeout=timeout).budget == want
     assert budget(10, 5)["first_nodes"] == FIRST_BUDGET[5] != FIRST_BUDGET[2]
+    assert budget(10, 6)["search_orders"] == SEARCH_ORDERS[6] == 3
     with pytest.raises(MalformedError, match="player count 7"):
         budget(10, 7)
     with pytest.raises(MalformedError, match="timeout must be 0 or more"):

@@ -85,7 +85,7 @@ def budgets(store: Store) -> list[dict]:
     return [entry for _, entry in sorted(merged.items(), key=order)]
 
 
-_BUDGET_PARTS = {"timeout", "deadline", "rounds", "scale", "first_nodes", "first_sat_conflicts",
+_BUDGET_PARTS = {"timeout", "deadline", "rounds", "scale", "first_nodes", "search_orders", "first_sat_conflicts",
                  "confirm_sat_conflicts", "confirm_cpsat_dtime", "confirm_nodes"}
 
 
@@ -103,8 +103,10 @@ def budget_words(budget: dict | None) -> str:
     timeout = "no timeout" if b["timeout"] is None else f"timeout {b['timeout']:g} s (stopped at {b['deadline']:g} s)"
     scale = "" if b["scale"] == 1 else f" (x{b['scale']:g})"
     rounds = "rounds until solved" if b["rounds"] is None else f"{b['rounds']} round{'s' if b['rounds'] != 1 else ''}"
-    return (f"{timeout} = {rounds} from {_n(b['first_nodes'])} search nodes and {_n(b['first_sat_conflicts'])} SAT "
-            f"conflicts (doubling each round), confirmations{scale} {_n(b['confirm_sat_conflicts'])} SAT conflicts, "
+    orders = "" if b["search_orders"] == 1 else f" in each of {b['search_orders']} child orders"
+    return (f"{timeout} = {rounds} from {_n(b['first_nodes'])} search nodes{orders} and "
+            f"{_n(b['first_sat_conflicts'])} SAT conflicts (doubling each round), "
+            f"confirmations{scale} {_n(b['confirm_sat_conflicts'])} SAT conflicts, "
             f"CP-SAT deterministic time {_n(b['confirm_cpsat_dtime'])}, {_n(b['confirm_nodes'])} nodes")
 
 

@@ -154,12 +154,23 @@ class Budgeted:
         self.evictions += 1
 
 
+# The child orders a search may run with. Children are tried best bound first; among
+# equal bounds, 0 keeps the move generator's order (plays, then trash discards, clues,
+# discards from the most redundant card), -1 tries the children with more clue tokens
+# first (discards before clues), +1 those with fewer first (clues before discards). A
+# search that misses the line in one order often finds it at once in another: the
+# portfolio restarts the search in each order in turn (the table is shared: what one run
+# proved unreachable cuts the others).
+ORDERS = (0, -1, 1)
+
+
 class Search(Budgeted):
     def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None,
                  memo_cap: int | None = DEFAULT_MEMO_CAP):
         super().__init__(pos, deadline, node_limit, memo_cap)
         self.line: list[tuple[int, int]] = []
         self._fresh = _fresh_entries(pos.strike_limit)
+        self.order = 0  # the child order's tie-break, one of ORDERS (set between runs only)
 
     # ---- moves ------------------------------------------------------------
     def moves(self) -> list[tuple[int, int]]:
@@ -327,11 +338,11 @@ class Search(Budgeted):
                     return True
                 continue
             b = quick_bound(pos)
+            if b >= target:  # (the tie-break of this run's child order: see ORDERS)
+                children.append((-b, self.order * pos.clues, i, kind, o))
             pop()
-            if b >= target:
-                children.append((-b, i, kind, o))
         children.sort()
-        for _, _, kind, o in children:
+        for _, _, _, kind, o in children:
             push(kind, o)
             ok = self._reach(target)
             pop()
