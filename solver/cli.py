@@ -21,6 +21,7 @@ from .inputs import check_hand_flags, check_seconds, input_options, load_input
 from .outputs import check_output_path, write_output
 from .portfolio import ENGINES
 from .render import describe_position, describe_turn, status_line
+from .search import kernel
 
 
 class CleanGroup(click.Group):
@@ -56,7 +57,8 @@ def fail(message: str, code: int = 2):
 
 
 @click.group(cls=CleanGroup)
-@click.version_option(package_name="hanabi-solver")
+@click.version_option(package_name="hanabi-solver",
+                      message="%(prog)s, version %(version)s\n" + kernel.describe().replace("%", "%%"))
 def cli():
     """Perfect-information Hanabi: rules engine, exact maximum scores, puzzles."""
 

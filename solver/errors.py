@@ -21,6 +21,14 @@ each names the deck and the method involved.
 - :class:`EncodingError`: an encoding produced something the rules engine rejects (a
   line that is illegal, or scores other than the model says), or a model that contradicts
   a known fact.
+
+The search's own signal, never raised to the caller: :class:`SearchTimeout` (the search's
+deadline or node limit passed; the portfolio catches it). It lives here, outside the search
+kernel, so that the pure and the compiled kernel (:mod:`solver.search.kernel`) raise the
+one class every ``except SearchTimeout`` catches.
+
+The environment: :class:`KernelUnavailableError` (an ``ImportError``), ``HANABI_KERNEL=compiled``
+asked for the compiled search kernel and it is not built, or built from other source.
 """
 from __future__ import annotations
 
@@ -30,7 +38,7 @@ from .game.errors import IllegalActionError, MalformedError
 __all__ = [
     "MalformedError", "IllegalActionError", "UnknownOptionError",
     "GraphBudgetError", "StoreError", "GraphTooLargeError", "GraphUndecidedError",
-    "SolverError", "MethodsDisagreeError", "EncodingError",
+    "SolverError", "MethodsDisagreeError", "EncodingError", "SearchTimeout", "KernelUnavailableError",
 ]
 
 
@@ -97,6 +105,17 @@ class MethodsDisagreeError(SolverError):
 
 class EncodingError(SolverError):
     """An encoding's model or decoded line contradicts the rules engine."""
+
+
+class SearchTimeout(Exception):
+    """Raised inside the search when the deadline or node limit passes (caught by its
+    callers: a search that runs out of budget answers "undecided", never an error)."""
+
+
+class KernelUnavailableError(ImportError):
+    """``HANABI_KERNEL=compiled`` and the compiled search kernel cannot be used: not built
+    (``HANABI_NO_COMPILE=1``, no mypyc or no C compiler at install) or built from source
+    that has changed since (see :mod:`solver.search.kernel`)."""
 
 
 def deck_text(state) -> str:

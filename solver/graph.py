@@ -53,16 +53,14 @@ from .errors import (
     GraphUndecidedError,
     MalformedError,
     MethodsDisagreeError,
+    SearchTimeout,
     deck_text,
 )
 from .game import PLAY, Action, State
-from .search.bounds import named_bound
-from .search.dfs import Search, SearchTimeout
-from .search.position import CLUE as SEARCH_CLUE
-from .search.position import DISCARD as SEARCH_DISCARD
-from .search.position import PLAY as SEARCH_PLAY
-from .search.position import Position
-from .search.relaxed import RelaxedSearch
+from .search.kernel import CLUE as SEARCH_CLUE  # the search kernel, pure or compiled
+from .search.kernel import DISCARD as SEARCH_DISCARD
+from .search.kernel import PLAY as SEARCH_PLAY
+from .search.kernel import Position, RelaxedSearch, Search, named_bound
 
 __all__ = [
     "solution_graph", "GraphBudgetError", "GraphTooLargeError", "GraphUndecidedError",

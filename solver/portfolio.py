@@ -4,12 +4,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .errors import EncodingError, MethodsDisagreeError, UnknownOptionError, deck_text
+from .errors import EncodingError, MethodsDisagreeError, SearchTimeout, UnknownOptionError, deck_text
 from .game import DISCARD, PLAY, Action, Game, IllegalActionError, MalformedError, State
-from .search.bounds import named_bound
-from .search.dfs import ORDERS, Search, SearchTimeout
-from .search.position import CLUE, Position
-from .search.relaxed import RelaxedSearch
+from .search.kernel import CLUE, ORDERS, Position, RelaxedSearch, Search, named_bound  # pure or compiled
 from .strategy import greedy_line
 
 

@@ -51,7 +51,7 @@ def quick_bound(pos: Position) -> int:
     return min(ub, score + late)
 
 
-def _late_plays(pos: Position, D: int):
+def _late_plays(pos: Position, D: int) -> tuple[int, int | None, int, int | None]:
     """Two timing arguments over the needed cards, in one pass.
 
     For each needed card (suit s, rank r): f = the depth of its first copy (0 if a copy is
@@ -77,10 +77,13 @@ def _late_plays(pos: Position, D: int):
     n = pos.n
     nd = pos.nd
     suit, rank = pos.suit, pos.rank
-    held = {suit[o] * 8 + rank[o] for h in pos.hands for o in h}
+    held = [False] * len(pos.cnt)  # by class: a copy is in a hand
+    for h in pos.hands:
+        for o in h:
+            held[suit[o] * 8 + rank[o]] = True
     stacks, reach, next_pos, last_pos = pos.stacks, pos.reach, pos.next_pos, pos.last_pos
-    pms = []
-    spans = []  # (first depth it must be held, last depth) for the capacity argument
+    pms: list[int] = []
+    spans: list[tuple[int, int]] = []  # (first depth it must be held, last depth) for the capacity argument
     for s in range(pos.nsuits):
         top = reach[s]
         r = stacks[s] + 1
@@ -94,7 +97,7 @@ def _late_plays(pos: Position, D: int):
             lo = last_pos[c] - nd + 1
             if pm >= lo and r > first:
                 spans.append((lo if lo > 0 else 0, pm))
-            if c not in held:
+            if not held[c]:
                 f = next_pos[c][nd] - nd + 1
                 if f > pm:
                     pm = f
@@ -102,7 +105,7 @@ def _late_plays(pos: Position, D: int):
             r += 1
     K = len(pms)
     best = K
-    arg = None
+    arg: int | None = None
     pms.sort(reverse=True)
     extra = 1 if pos.deck_plays else 0
     bottom, after = 1 + extra * n, D + n + extra  # _turns_after(pos, v, D), inlined (hot path)
@@ -118,7 +121,7 @@ def _late_plays(pos: Position, D: int):
                 best = b
                 arg = v
     excess = 0
-    cap_d = None
+    cap_d: int | None = None
     slots = pos.slots
     full = D - extra  # the depths before which a hand card leaves (see above)
     if len(spans) >= slots and full > 0:
@@ -153,7 +156,7 @@ def named_bound(pos: Position) -> tuple[int, str, str]:
     ub = sum(pos.reach)
     kind, reason = "perfect", f"the perfect score of {v.name} is {pos.perfect}"
     if ub < pos.perfect:
-        lost = []
+        lost: list[str] = []
         for s, suit in enumerate(v.suits):
             if pos.reach[s] < suit.max_rank:
                 r = pos.reach[s] + 1

@@ -17,19 +17,32 @@ Move pruning (each keeps the maximum; the tests check them against a brute force
 - copies of the same card, and different trash cards, are tried once.
 In a variant with cards no clue touches (null suits ...) which cards a hand keeps decides
 later stalls, so the trash-only and one-pass rules give way to ``_moves_untouched``.
+
+Compiled with mypyc like the rest of the kernel (:mod:`solver.search.kernel`). Its timeout,
+:class:`~solver.errors.SearchTimeout`, is defined outside the kernel, so the pure and the
+compiled search raise the same class.
 """
 from __future__ import annotations
 
 import time
+from typing import Any, Final
 
+from ..errors import SearchTimeout
 from .bounds import quick_bound
 from .position import CLUE, DISCARD, PLAY, Position
 
-NONE = 255  # "no bound" in a table entry's byte (targets are scores, far below it)
-_SEP = b"\xff"
+__all__ = ["Budgeted", "Search", "SearchTimeout", "pack_key", "CHECK_EVERY", "DEFAULT_MEMO_CAP", "NONE", "ORDERS"]
+
+NONE: Final = 255  # "no bound" in a table entry's byte (targets are scores, far below it)
+_SEP: Final = b"\xff"
+
+# The clock a deadline is read from: a module global (not ``time.monotonic`` looked up
+# inside the search) so that a test can stand a counting clock in for it, in the pure and
+# the compiled kernel alike (compiled code keeps its own reference to an imported module).
+monotonic = time.monotonic
 
 
-def pack_key(key: tuple) -> bytes:
+def pack_key(key: tuple[int, int, int, int, tuple[int, ...], tuple[tuple[int, ...], ...]]) -> bytes:
     """:meth:`Position.key` as the table's key: ``cur, nd, clues, tl + 1``, the stacks,
     then each hand's classes, 0xff between hands. Every field is a small non-negative
     integer below 255 (``bytes`` raises on anything else) and one table only holds
@@ -54,7 +67,7 @@ def _fresh_entries(strike_limit: int) -> list[list[bytes]]:
 # Nodes between two reads of the clock. The search runs some 10,000-40,000 nodes a second
 # (fewer with 5-6 players and in the relaxed game), so a deadline is noticed within a few
 # milliseconds; a clock read costs well under a microsecond, nothing next to a node.
-CHECK_EVERY = 32
+CHECK_EVERY: Final = 32
 
 # Transposition-table entries kept per search (see Budgeted). An entry (the packed key,
 # its bounds, mostly shared, and the dict slot) takes 90-120 bytes on real solves
@@ -62,11 +75,7 @@ CHECK_EVERY = 32
 # stays under about 250 MB and a solve's two tables (the search and the relaxed game)
 # under 1 GiB with the rest of the process (about 150 MB with OR-Tools loaded). Each
 # generation (2**20 entries) fills a 2**21-slot dict without growing it again.
-DEFAULT_MEMO_CAP = 1 << 21
-
-
-class SearchTimeout(Exception):
-    """Raised inside the search when the deadline or node limit passes."""
+DEFAULT_MEMO_CAP: Final = 1 << 21
 
 
 class Budgeted:
@@ -87,11 +96,24 @@ class Budgeted:
     survives. A turn is one reference swap and dropping a dict (about 20 ms for a million
     entries, in C), so it never holds up the deadline."""
 
+    pos: Position
+    # packed key -> bytes (Search: the lowest target proven unreachable per strike count) or
+    # int (RelaxedSearch: the lowest target proven unreachable)
+    memo: dict[bytes, Any]
+    _old: dict[bytes, Any]
+    _memo_cap: int | None
+    _half: int
+    evictions: int
+    nodes: int
+    deadline: float | None
+    _node_limit: int | None
+    _next_check: int
+
     def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None,
-                 memo_cap: int | None = DEFAULT_MEMO_CAP):
+                 memo_cap: int | None = DEFAULT_MEMO_CAP) -> None:
         self.pos = pos
-        self.memo: dict = {}
-        self._old: dict = {}
+        self.memo = {}
+        self._old = {}
         self.memo_cap = memo_cap
         self.evictions = 0
         self.nodes = 0
@@ -142,7 +164,7 @@ class Budgeted:
     def _check(self) -> None:
         if self._node_limit is not None and self.nodes > self._node_limit:
             raise SearchTimeout
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and monotonic() > self.deadline:
             raise SearchTimeout
         self._schedule()
 
@@ -161,14 +183,18 @@ class Budgeted:
 # search that misses the line in one order often finds it at once in another: the
 # portfolio restarts the search in each order in turn (the table is shared: what one run
 # proved unreachable cuts the others).
-ORDERS = (0, -1, 1)
+ORDERS: Final = (0, -1, 1)
 
 
 class Search(Budgeted):
+    line: list[tuple[int, int]]
+    _fresh: list[list[bytes]]
+    order: int
+
     def __init__(self, pos: Position, deadline: float | None = None, node_limit: int | None = None,
-                 memo_cap: int | None = DEFAULT_MEMO_CAP):
+                 memo_cap: int | None = DEFAULT_MEMO_CAP) -> None:
         super().__init__(pos, deadline, node_limit, memo_cap)
-        self.line: list[tuple[int, int]] = []
+        self.line = []
         self._fresh = _fresh_entries(pos.strike_limit)
         self.order = 0  # the child order's tie-break, one of ORDERS (set between runs only)
 
@@ -269,12 +295,12 @@ class Search(Budgeted):
         pos = self.pos
         suit, rank, stacks, nd = pos.suit, pos.rank, pos.stacks, pos.nd
         me = pos.cur
-        other = set()
+        other: set[int] = set()
         for p, h in enumerate(pos.hands):
             if p != me:
                 for o in h:
                     other.add(suit[o] * 8 + rank[o])
-        keyed = []
+        keyed: list[tuple[int, int, int]] = []
         for o in cards:
             c = suit[o] * 8 + rank[o]
             if c in other:
@@ -312,7 +338,7 @@ class Search(Budgeted):
         if self.nodes >= self._next_check:
             self._check()
         key = pack_key(pos.key())
-        m = self.memo.get(key)  # bytes: the lowest target proven unreachable per strike count
+        m: bytes | None = self.memo.get(key)  # the lowest target proven unreachable per strike count
         if m is None:
             m = self._old.get(key)
             if m is not None:  # still of use: back into the young generation
@@ -326,7 +352,7 @@ class Search(Budgeted):
                 if m[i] <= target:
                     return False
         # children whose bound still admits the target, most promising first
-        children = []
+        children: list[tuple[int, int, int, int, int]] = []
         push, pop = pos.push, pos.pop
         for i, (kind, o) in enumerate(self.moves()):
             push(kind, o)

@@ -14,16 +14,22 @@ hot-loop versions of the engine's :meth:`State.reach`, :meth:`State.is_trash` an
 :meth:`State.is_playable`, kept incrementally on make/unmake: the definitions live in the
 engine, and ``tests/test_consistent.py`` checks these against them after every move of
 hundreds of random games.
+
+This module is also compiled with mypyc (see :mod:`solver.search.kernel`): its types are
+real (ints, lists, annotated attributes; the constants ``Final``, so the compiled code
+inlines them), and this source stays the reference the compiled copy must match.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from ..game import Game, State
 
-PLAY, DISCARD, CLUE = 0, 1, 2  # abstract move kinds; a failed PLAY is a misplay
-UNTOUCHED_TRASH = 7  # hand_key's class of a trash card no clue touches (no suit has a rank 7)
+# abstract move kinds; a failed PLAY is a misplay
+PLAY: Final = 0
+DISCARD: Final = 1
+CLUE: Final = 2
+UNTOUCHED_TRASH: Final = 7  # hand_key's class of a trash card no clue touches (no suit has a rank 7)
 
 
 class Position:
@@ -34,8 +40,42 @@ class Position:
         "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top", "touch", "all_touch",
         "discard_at_max",
     )
+    game: Game
+    n: int  # players
+    suit: tuple[int, ...]  # per card order
+    rank: tuple[int, ...]
+    deck_len: int
+    hands: list[list[int]]
+    nd: int  # the next card to draw
+    stacks: list[int]
+    clues: int
+    strikes: int
+    cur: int
+    tl: int  # turns left in the final round, -1 before it
+    cnt: list[int]
+    reach: list[int]
+    max_rank: list[int]
+    max_clues: int
+    strike_limit: int
+    nsuits: int
+    score: int
+    deck_plays: bool
+    empty_clues: bool
+    keep_stacks: bool
+    perfect: int
+    _undo: list[tuple[Any, ...]]
+    over: bool
+    final_score: int
+    next_pos: list[list[int]]  # by class
+    last_pos: list[int]  # by class
+    slots: int
+    site_end: bool
+    top: int
+    touch: tuple[bool, ...]
+    all_touch: bool
+    discard_at_max: bool
 
-    def __init__(self, state: State):
+    def __init__(self, state: State) -> None:
         g: Game = state.game
         self.game = g
         self.n = g.num_players
@@ -77,14 +117,17 @@ class Position:
         self.top = sum(self.reach)  # the most still reachable by the cards (max_reachable)
         # push's records: 8 fields for a clue, 12 for a play or discard (pop tells them apart by
         # the kind, which mypy cannot follow, hence Any)
-        self._undo: list[tuple[Any, ...]] = []
-        # next_pos[c][i]: the first deck position >= i holding a card of class c (deck_len if none)
+        self._undo = []
+        # by class (suit * 8 + rank, as cnt; lists, not dicts: cheap in the compiled kernel):
+        # last_pos[c], the last deck position holding a card of class c (-1 if none);
+        # next_pos[c][i], the first deck position >= i holding one (deck_len if none; an
+        # empty row for a class the deck does not hold, never read)
         L = self.deck_len
         self.slots = self.n * g.hand_size
-        self.last_pos: dict[int, int] = {}
+        self.last_pos = [-1] * len(self.cnt)
         for o in range(L):
             self.last_pos[self.suit[o] * 8 + self.rank[o]] = o
-        self.next_pos: dict[int, list[int]] = {}
+        self.next_pos = [[] for _ in range(len(self.cnt))]
         for c in {self.suit[o] * 8 + self.rank[o] for o in range(L)}:
             row = [L] * (L + 1)
             nxt = L
@@ -110,13 +153,13 @@ class Position:
             return s * 8 + r
         return 0
 
-    def sort_hand(self, hand: Sequence[int]) -> tuple[list[int], int, list[int]]:
+    def sort_hand(self, hand: list[int]) -> tuple[list[int], int, list[int]]:
         """(playable cards, one per class; a trash card or -1; useful cards, one per
         class). A second copy of a class in the same hand counts as trash."""
         stacks, reach, suit, rank = self.stacks, self.reach, self.suit, self.rank
         plays: list[int] = []
         useful: list[int] = []
-        seen = set()
+        seen: set[int] = set()
         trash = -1
         for o in hand:
             s = suit[o]
@@ -138,11 +181,11 @@ class Position:
     def playable(self, o: int) -> bool:
         return self.rank[o] == self.stacks[self.suit[o]] + 1
 
-    def hand_key(self, hand: Sequence[int]) -> tuple[int, ...]:
+    def hand_key(self, hand: list[int]) -> tuple[int, ...]:
         """The hand as a sorted tuple of classes; trash and second copies of a class in
         the same hand (only one can ever be played) are 0 — or, in a variant with cards
         no clue touches, 7 for such a card (a hand of them cannot be clued)."""
-        out = []
+        out: list[int] = []
         stacks, reach, suit, rank = self.stacks, self.reach, self.suit, self.rank
         for o in hand:
             s = suit[o]
@@ -156,11 +199,11 @@ class Position:
         out.sort()
         return tuple(out)
 
-    def by_touch(self, cards: Sequence[int]) -> list[int]:
+    def by_touch(self, cards: list[int]) -> list[int]:
         """The first of ``cards`` that some clue touches and the first that none does (the
         two that differ, when the cards differ only in that)."""
         out: list[int] = []
-        seen = set()
+        seen: set[bool] = set()
         for o in cards:
             t = self.touch[o]
             if t not in seen:

@@ -11,17 +11,21 @@ real rule: after the last draw, each player in turn order has exactly one turn.
 The proof it gives: "even with unlimited clues and a free choice of who draws each card,
 no line reaches T" — hand capacity, how needed cards split between the hands, and the
 bottom of the deck, without the clue-token bookkeeping.
+
+Compiled with mypyc like the rest of the kernel (:mod:`solver.search.kernel`).
 """
 from __future__ import annotations
+
+from typing import Final
 
 from .bounds import quick_bound
 from .dfs import _SEP, NONE, Budgeted
 from .position import CLUE, DISCARD, PLAY
 
-UNLIMITED = 1 << 40
+UNLIMITED: Final = 1 << 40
 
 
-def pack_relaxed_key(key: tuple) -> bytes:
+def pack_relaxed_key(key: tuple[int, int, int, tuple[int, ...], tuple[tuple[int, ...], ...]]) -> bytes:
     """:meth:`RelaxedSearch.key` as the table's key, packed as :func:`~.dfs.pack_key`
     packs a position's: ``nd, tl + 1, cur + 1``, the stacks, the hands with 0xff between."""
     nd, tl, cur, stacks, hands = key
@@ -33,7 +37,7 @@ class RelaxedSearch(Budgeted):
     (``RelaxedSearch(pos, deadline, node_limit, memo_cap)``); a table entry is the lowest
     target proven unreachable."""
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, int, tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """Before the final round the players are interchangeable up to rotation (anyone
         may act next; only the final round's order, which follows the last drawer, sees
         the seating), so the hands are keyed by their least rotation."""
@@ -98,7 +102,7 @@ class RelaxedSearch(Budgeted):
             return False
         cur0 = pos.cur
         actors = [cur0] if pos.tl >= 0 else range(pos.n)
-        children = []
+        children: list[tuple[int, int, int, int, int]] = []
         i = 0
         for p in actors:
             pos.cur = p
