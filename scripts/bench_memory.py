@@ -43,6 +43,19 @@ def random_deck(players: int, k: int) -> list[dict]:
     return [{"suitIndex": s, "rank": r} for s, r in d]
 
 
+def kernel_api():
+    """(the dfs module, Search, SearchTimeout, Position, RelaxedSearch) of the version on
+    sys.path: through solver.search.kernel (the kernel in use, pure or compiled), or, for a
+    version from before it (--compare), from the modules themselves."""
+    try:
+        from solver.search import kernel
+    except ModuleNotFoundError:
+        from solver.search import dfs, position, relaxed
+
+        return dfs, dfs.Search, dfs.SearchTimeout, position.Position, relaxed.RelaxedSearch
+    return kernel.dfs, kernel.Search, kernel.SearchTimeout, kernel.Position, kernel.RelaxedSearch
+
+
 def tt_figures(root: Path, nodes: int) -> dict:
     """Bytes per table entry (key, value and dict slot: the traced growth over a search
     divided by its entries), for the search and the relaxed game, by player count; decks
@@ -52,10 +65,8 @@ def tt_figures(root: Path, nodes: int) -> dict:
 
     sys.path.insert(0, str(root))
     from solver.game import game_from_json
-    from solver.search import dfs
-    from solver.search.dfs import Search, SearchTimeout
-    from solver.search.position import Position
-    from solver.search.relaxed import RelaxedSearch
+
+    dfs, Search, SearchTimeout, Position, RelaxedSearch = kernel_api()
 
     def measure(cls, deck, players):
         pos = Position(game_from_json({"deck": deck}, "bench", players=players).game.initial_state())
@@ -205,9 +216,8 @@ def fill_json(root: Path, seconds: float, deck: str, target: int) -> dict:
 
     sys.path.insert(0, str(root))
     from solver.game import game_from_json
-    from solver.search.dfs import Search, SearchTimeout
-    from solver.search.position import Position
-    from solver.search.relaxed import RelaxedSearch
+
+    _, Search, SearchTimeout, Position, RelaxedSearch = kernel_api()
 
     m = re.fullmatch(r"p(\d)c1s(\d+)", deck)
     if not m:

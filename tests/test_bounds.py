@@ -46,13 +46,13 @@ from solver.game import (
     game_to_json,
     parse_compact,
 )
-from solver.search.bounds import _late_plays, named_bound, quick_bound
-from solver.search.position import Position
-from solver.search.relaxed import RelaxedSearch
+from solver.search import kernel
+from solver.search.kernel import Position, RelaxedSearch, named_bound, quick_bound
 
 from conftest import HARD_SAMPLE, NV_SAMPLE, SHARED, as_action, as_tuple, read_rows
 from refengine import TINY_VARIANTS, RefGame, brute_force_max, composition, distinct_moves
 
+_late_plays = kernel.bounds._late_plays  # (the kernel in use: pure or compiled)
 KINDS = ("perfect", "discards", "pace", "late_cards", "capacity", "final_round")
 OPTION_FLAGS = ("empty_clues", "deck_plays", "reserve_token", "one_extra_card", "one_less_card")
 

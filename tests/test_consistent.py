@@ -47,9 +47,9 @@ from solver.game import (
     format_compact,
     parse_variant,
 )
-from solver.search.position import CLUE, Position
-from solver.search.position import DISCARD as P_DISCARD
-from solver.search.position import PLAY as P_PLAY
+from solver.search.kernel import CLUE, Position
+from solver.search.kernel import DISCARD as P_DISCARD
+from solver.search.kernel import PLAY as P_PLAY
 
 FLAGS = ("empty_clues", "deck_plays", "reserve_token", "one_extra_card", "one_less_card", "play_to_the_end")
 

@@ -45,9 +45,7 @@ from solver.game import (
     parse_variant,
 )
 from solver.portfolio import search_line, solve
-from solver.search.bounds import named_bound, quick_bound
-from solver.search.dfs import ORDERS, Search
-from solver.search.position import Position
+from solver.search.kernel import ORDERS, Position, Search, named_bound, quick_bound
 
 from conftest import (
     HARD_SAMPLE,
