@@ -6,8 +6,9 @@
    (``solver/search/*.py``, the reference) and the mypyc build (``solver._kernel``) give
    the same fields, transposition keys (tuples and packed bytes), bounds (quick, named,
    the late-cards/capacity pass), moves, and the same searches: the same answers, lines,
-   node counts, budget stops and transposition tables, for the real and the relaxed game,
-   with capped and uncapped tables; and the same positions along random make/unmake walks.
+   node counts, budget stops and transposition tables, for the real game (in each child
+   order) and the relaxed game, with capped and uncapped tables; and the same positions
+   along random make/unmake walks.
    It skips, saying why, only when the compiled kernel is not built (``HANABI_KERNEL=compiled``,
    as CI runs, makes a missing build an error at import instead).
 2. The loader (:mod:`solver.search.kernel`): a stale stamp makes ``auto`` pick the pure
@@ -96,13 +97,16 @@ def view(k, pos) -> dict:
     return out
 
 
-def search(k, cls_name: str, st, targets, memo_cap, nodes: int = NODES) -> dict:
+def search(k, cls_name: str, st, targets, memo_cap, nodes: int = NODES, order: int = 0) -> dict:
     """One engine of kernel ``k`` on a fresh Position of ``st``, targets in turn (its table
-    shared, as the portfolio runs it): each answer or budget stop, and what it leaves."""
+    shared, as the portfolio runs it; the real game's search in child order ``order``):
+    each answer or budget stop, and what it leaves."""
     pos = k.position.Position(st)
     before = fields(pos)
     cls = k.dfs.Search if cls_name == "search" else k.relaxed.RelaxedSearch
     eng = cls(pos, None, nodes, memo_cap)
+    if cls_name == "search":
+        eng.order = order
     runs = []
     for t in targets:  # from the top down to the first reachable target
         try:
@@ -154,10 +158,11 @@ def test_compiled_kernel_gives_what_the_pure_one_gives(variant, players):
         top = PURE.bounds.named_bound(p)[0]
         targets = [t for t in (top + 1, top, top - 1, top - 2) if t >= 0]
         cap = rng.choice((None, 8, 64))  # small caps make the tables turn over
+        order = rng.choice(PURE.dfs.ORDERS)
         for engine in ("search", "relaxed"):
-            want = search(PURE, engine, st, targets, cap)
-            got = search(COMPILED, engine, st, targets, cap)
-            assert got == want, f"{engine} (memo_cap {cap}) differs at {where}"
+            want = search(PURE, engine, st, targets, cap, order=order)
+            got = search(COMPILED, engine, st, targets, cap, order=order)
+            assert got == want, f"{engine} (memo_cap {cap}, order {order}) differs at {where}"
             outcomes.update(str(r[1]) for r in want["runs"])
         walk(rng, st, 12)
     assert {"True", "False"} <= outcomes, outcomes  # searches that found a line, and ones that proved none
