@@ -29,7 +29,6 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
-import logging
 import os
 from pathlib import Path
 from types import ModuleType
@@ -49,9 +48,6 @@ __all__ = [
 MODES = ("auto", "pure", "compiled")
 SOURCE_DIR = Path(__file__).resolve().parent
 PURE_PACKAGE = __name__.rpartition(".")[0]  # solver.search
-
-_log = logging.getLogger(__name__)
-
 
 class Kernel(NamedTuple):
     """One implementation of the kernel: its four modules, and why it was chosen."""
@@ -123,8 +119,7 @@ def load(mode: str | None = None, hashes: dict[str, str] | None = None) -> Kerne
         return kernel
     if mode == "compiled":
         raise KernelUnavailableError(f"HANABI_KERNEL=compiled, but {why}")
-    _log.debug("search kernel: pure, as %s", why)
-    return _pure(why)
+    return _pure(why)  # (silently: NOTE says why, and hanabi --version prints it)
 
 
 if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the same)
