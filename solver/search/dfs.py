@@ -65,8 +65,9 @@ def _fresh_entries(strike_limit: int) -> list[list[bytes]]:
 
 
 # Nodes between two reads of the clock. The search runs some 10,000-40,000 nodes a second
-# (fewer with 5-6 players and in the relaxed game), so a deadline is noticed within a few
-# milliseconds; a clock read costs well under a microsecond, nothing next to a node.
+# in pure Python (fewer with 5-6 players and in the relaxed game; about 3x as many
+# compiled), so a deadline is noticed within a few milliseconds; a clock read costs well
+# under a microsecond, nothing next to a node.
 CHECK_EVERY: Final = 32
 
 # Transposition-table entries kept per search (see Budgeted). An entry (the packed key,
