@@ -49,6 +49,7 @@ MODES = ("auto", "pure", "compiled")
 SOURCE_DIR = Path(__file__).resolve().parent
 PURE_PACKAGE = __name__.rpartition(".")[0]  # solver.search
 
+
 class Kernel(NamedTuple):
     """One implementation of the kernel: its four modules, and why it was chosen."""
 
