@@ -8,6 +8,9 @@ VENV=${VENV:-.venv}
 # see [tool.mypy] in pyproject.toml) and the search
 "$VENV/bin/ruff" check --quiet .
 "$VENV/bin/mypy" --no-error-summary solver/game/ solver/search/
+# which search kernel the tests run on (HANABI_KERNEL=compiled, as CI sets it, fails here
+# at once, saying why, when the compiled kernel is not built or is stale)
+"$VENV/bin/python" -c 'import solver.search.kernel as k; print(k.describe())'
 set +e
 "$VENV/bin/python" -m pytest -p no:cacheprovider "$@"
 rc=$?
