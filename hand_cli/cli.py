@@ -53,7 +53,7 @@ def read_source(arg: str) -> tuple[str, str]:
         except (OSError, UnicodeDecodeError) as e:
             raise MalformedError(f"{arg}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     if ":" in arg:
-        return "argument", arg
+        return "text argument", arg
     raise MalformedError(f"{arg}: no such file (and not a deal or position in text notation)")
 
 
@@ -168,6 +168,162 @@ def replay(game: str, as_json: bool) -> None:
     else:
         click.echo(f"Seats {', '.join(map(str, res.winners))} share first place with {res.totals[res.winners[0]]} "
                    f"({res.rounds_used} rounds)")
+
+
+def _vec(v: tuple[int, ...]) -> str:
+    return "(" + ",".join(map(str, v)) + ")"
+
+
+def _score(x: int | None) -> str:
+    return "?" if x is None else f"{x:+d}" if x else "0"
+
+
+def _tricks(x: int | None) -> str:
+    return "?" if x is None else str(x)
+
+
+def _exact(e: tuple[int, ...] | None) -> str:
+    if e is None:
+        return "?"
+    return ", ".join(map(str, e)) if e else "none"
+
+
+def all_vectors(pos: Position) -> list[tuple[int, int, int, int]]:
+    """Every trick vector a round could end with from ``pos`` (each seat at least its
+    taken tricks, the tricks left shared out)."""
+    n = pos.tricks_left
+    t = pos.taken
+    out = []
+    for a in range(n + 1):
+        for b in range(n + 1 - a):
+            for c in range(n + 1 - a - b):
+                out.append((t[0] + a, t[1] + b, t[2] + c, t[3] + n - a - b - c))
+    return out
+
+
+def describe_position(pos: Position, deal: Deal | None) -> str:
+    if deal is not None:
+        return f"Deal: dealer {deal.dealer}, seat {deal.leader} leads, 8 tricks"
+    table = f", on the table {format_cards(pos.table)}" if pos.table else ""
+    taken = " ".join(map(str, pos.taken))
+    return (f"Position: seat {pos.to_move} to play, seat {pos.leader} led{table}; {pos.tricks_left} tricks left "
+            f"(the current one included); taken {taken}")
+
+
+@hand.command()
+@click.argument("position")
+@seat_option
+@rule_option
+@click.option("--no-reachable", is_flag=True, help="Skip the cooperative trick vectors (the slowest part).")
+@click.option("--nodes", type=click.IntRange(1), default=None,
+              help="Node budget of each search (deterministic); what it does not decide is '?'.")
+@click.option("--json", "as_json", is_flag=True,
+              help="{position, rule, seats: [{seat, most, fewest, exact, scores, best_bid, best_score}], "
+                   "reachable, unreachable, nodes, complete}")
+def solve(position: str, seat: int | None, rule: str, no_reachable: bool, nodes: int | None,
+          as_json: bool) -> None:
+    """The bid table, the paranoid bounds and the reachable trick vectors of DEAL|POSITION.
+
+    Every card visible. A seat's bid score is what it can guarantee against the other
+    three playing together against it; the reachable vectors are what all four can reach
+    by playing together. DEAL|POSITION: a file (JSON or text), '-', or the text itself."""
+    from solver.handsolve import DEFAULT_COOP_NODES, DEFAULT_NODES, bid_table, reachable
+
+    where, deal, pos = read_position(position)
+    if pos.is_over:
+        raise MalformedError(f"{where}: the round is over (no card left to play)")
+    table = bid_table(pos, seat, rule, nodes=nodes or DEFAULT_NODES)
+    reach = None if no_reachable else reachable(pos, nodes=nodes or DEFAULT_COOP_NODES)
+    vectors = None if reach is None or reach.vectors is None else sorted(reach.vectors)
+    possible = all_vectors(pos)
+    missing = None if vectors is None else [v for v in possible if v not in set(vectors)]
+    complete = table.complete and (reach is None or reach.vectors is not None)
+    if as_json:
+        out: dict[str, Any] = {
+            "position": pos.to_json(), "rule": rule,
+            "seats": [{"seat": r.seat, "most": r.bounds.most, "fewest": r.bounds.fewest,
+                       "exact": None if r.bounds.exact is None else list(r.bounds.exact),
+                       "scores": list(r.scores), "best_bid": r.best_bid, "best_score": r.best_score}
+                      for r in table.rows],
+            "reachable": None if vectors is None else [list(v) for v in vectors],
+            "unreachable": None if missing is None else [list(v) for v in missing],
+            "nodes": {"paranoid": table.nodes, "cooperative": None if reach is None else reach.nodes},
+            "complete": complete}
+        if deal is not None:
+            out["deal"] = deal.to_json()
+        click.echo(json.dumps(out))
+        return
+    click.echo(describe_position(pos, deal))
+    for s in range(NUM_SEATS):
+        click.echo(f"  seat {s}  {format_hand(pos.hands[s])}")
+    rule_words = "exact bids" if rule == "exact" else "at least the bid"
+    click.echo(f"Bid table ({rule_words}): the score each seat can guarantee against the other three")
+    click.echo("  bid     " + "".join(f"{b:>5}" for b in range(9)) + "   best bid")
+    for r in table.rows:
+        best = "?" if r.best_bid is None else f"{r.best_bid} ({_score(r.best_score)})"
+        click.echo(f"  seat {r.seat}  " + "".join(f"{_score(x):>5}" for x in r.scores) + f"   {best}")
+    click.echo("Tricks each seat can force against the other three (round totals; most: it can make sure of "
+               "at least that many, fewest: of at most that many):")
+    for r in table.rows:
+        b = r.bounds
+        click.echo(f"  seat {r.seat}: most {_tricks(b.most)}, fewest {_tricks(b.fewest)}, exactly {_exact(b.exact)}")
+    if reach is not None:
+        if vectors is None or missing is None:
+            click.echo("Reachable trick vectors: unknown (the node budget ran out)")
+        else:
+            click.echo(f"Reachable trick vectors (all four playing together): {len(vectors)} of {len(possible)}")
+            if missing and len(missing) <= len(vectors):
+                click.echo("  not reachable: " + " ".join(_vec(v) for v in missing))
+            elif vectors:
+                click.echo("  reachable: " + " ".join(_vec(v) for v in vectors))
+    if not complete:
+        click.echo("Not every answer was decided within the node budget ('?': unknown).")
+
+
+@hand.command()
+@click.argument("position")
+@click.option("--bid", type=click.IntRange(0, 8), default=None,
+              help="The mover's bid (default: the position's bids, if given).")
+@rule_option
+@click.option("--nodes", type=click.IntRange(1), default=None, help="Node budget (deterministic).")
+@click.option("--json", "as_json", is_flag=True,
+              help="{seat, bid, rule, cards: [{cards, score, most, fewest, exact}], best, nodes}")
+def best(position: str, bid: int | None, rule: str, nodes: int | None, as_json: bool) -> None:
+    """Best card: each distinct legal card of the seat to move in POSITION, with what it
+    still guarantees (the score for its bid, the tricks it can force), best first.
+
+    Equivalent cards (adjacent in rank among the cards still in play) are one choice."""
+    from solver.handsolve import DEFAULT_NODES, best_cards
+
+    where, _, pos = read_position(position)
+    if pos.is_over:
+        raise MalformedError(f"{where}: the round is over (no card left to play)")
+    res = best_cards(pos, bid, rule, nodes=nodes or DEFAULT_NODES)
+
+    def key(ch: Any) -> tuple[int, int]:
+        sc = ch.score if ch.score is not None else -1000
+        return (-sc if res.bid is not None else 0, -(ch.bounds.most if ch.bounds.most is not None else -1))
+
+    choices = sorted(res.choices, key=key)
+    best_set = {id(c) for c in res.best}
+    if as_json:
+        click.echo(json.dumps({
+            "seat": res.seat, "bid": res.bid, "rule": rule,
+            "cards": [{"cards": [str(c) for c in ch.cards], "score": ch.score, "most": ch.bounds.most,
+                       "fewest": ch.bounds.fewest,
+                       "exact": None if ch.bounds.exact is None else list(ch.bounds.exact)} for ch in choices],
+            "best": [str(ch.cards[0]) for ch in choices if id(ch) in best_set], "nodes": res.nodes}))
+        return
+    click.echo(describe_position(pos, None))
+    bid_words = f"bid {res.bid}" if res.bid is not None else "no bid given (--bid K for scores)"
+    click.echo(f"Seat {res.seat} to play, {bid_words}, {'exact bids' if rule == 'exact' else 'at least the bid'}:")
+    for ch in choices:
+        mark = "*" if id(ch) in best_set else " "
+        cards = "/".join(str(c) for c in ch.cards)
+        score = f"score {_score(ch.score):>4}  " if res.bid is not None else ""
+        b = ch.bounds
+        click.echo(f" {mark} {cards:<12} {score}tricks: most {_tricks(b.most)}, fewest {_tricks(b.fewest)}, "
+                   f"exactly {_exact(b.exact)}")
 
 
 def main() -> None:

@@ -107,3 +107,69 @@ def test_console_script_usage_error_is_one_line():
                          text=True, cwd=REPO)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("error:") and res.stderr.count("\n") == 1, res.stderr
+
+
+# ---------------------------------------------------------------- solve and best
+
+SMALL = "leader 1: S:A9 H:- D:Q C:7 / S:K H:T D:- C:98 / S:Q7 H:9 D:K C:- / S:- H:AK D:J C:T ; taken 1 1 1 1"
+
+
+def test_solve_text_and_json(tmp_path):
+    from solver.handsolve import bid_table, reachable
+
+    res = run_hand("solve", SMALL)
+    assert res.exit_code == 0, res.output
+    assert "Bid table (exact bids)" in res.output and "Reachable trick vectors" in res.output
+    js = json.loads(run_hand("solve", SMALL, "--json").output)
+    from solver.hand import Position
+    p = Position.parse(SMALL)
+    t = bid_table(p)
+    assert [s["scores"] for s in js["seats"]] == [list(r.scores) for r in t.rows]
+    assert {tuple(v) for v in js["reachable"]} == reachable(p).vectors
+    assert js["complete"] is True
+    # the same position from a JSON file, one seat, the other rule
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(p.to_json()))
+    one = json.loads(run_hand("solve", path, "--seat", "2", "--rule", "atleast", "--json",
+                              "--no-reachable").output)
+    assert [s["seat"] for s in one["seats"]] == [2] and one["reachable"] is None
+    assert one["seats"][0]["scores"] == list(bid_table(p, 2, "atleast").row(2).scores)
+
+
+def test_solve_a_deal_file(tmp_path):
+    path = tmp_path / "deal.txt"
+    path.write_text(str(Deal.random(5)) + "\n")
+    res = run_hand("solve", path, "--no-reachable")
+    assert res.exit_code == 0 and res.output.startswith("Deal: dealer 3, seat 0 leads")
+    assert "  seat 0    -50  -40  -30  -20  -20  -20  -30  -40  -50   3 (-20)" in res.output
+
+
+def test_solve_budget_prints_unknowns():
+    res = run_hand("solve", str(Deal.random(5)), "--nodes", "5")
+    assert res.exit_code == 0 and "?" in res.output and "node budget" in res.output
+    js = json.loads(run_hand("solve", str(Deal.random(5)), "--nodes", "5", "--json").output)
+    assert js["complete"] is False and js["reachable"] is None
+
+
+def test_best():
+    res = run_hand("best", SMALL + " ; bids 1 2 2 1")
+    assert res.exit_code == 0, res.output
+    assert "Seat 1 to play, bid 2" in res.output and "9C/8C" in res.output
+    js = json.loads(run_hand("best", SMALL, "--bid", "1", "--json").output)
+    assert js["seat"] == 1 and js["bid"] == 1
+    assert sorted(c for ch in js["cards"] for c in ch["cards"]) == ["8C", "9C", "KS", "TH"]
+    assert js["best"] and all(isinstance(ch["score"], int) for ch in js["cards"])
+
+
+@pytest.mark.parametrize("args,needles", [
+    (("solve", "leader 0: S:A / S:K / S:Q"), ["4 hands"]),
+    (("solve", "dealer 3: S:AKQJT987 H:AKQJT987 / S:- / S:- / S:-"), ["16 cards, not 8"]),
+    (("solve", "leader 0: S:A / S:K / S:Q / S:J ; table AS"), ["table card AS is also in seat 0's hand"]),
+    (("solve", "leader 0: S:8 / S:K / S:Q9 / S:JT ; table AS 7H"), ["revoke: seat 1 played 7H but holds spades"]),
+    (("solve", "leader 0: S:A / S:K / S:Q / S:J ; bids 1 2 9 0"), ["out of range"]),
+    (("best", "leader 0: S:A / S:K / S:Q / S:J ; bids 1 2 3"), ["4 numbers"]),
+    (("best", "leader 0:  /  /  / "), ["the round is over"]),
+    (("solve", "/no/such/file"), ["no such file"]),
+])
+def test_solve_and_best_bad_input(args, needles):
+    assert_clean_error(run_hand(*args), *needles)
