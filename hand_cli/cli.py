@@ -293,25 +293,31 @@ def best(position: str, bid: int | None, rule: str, nodes: int | None, as_json: 
     still guarantees (the score for its bid, the tricks it can force), best first.
 
     Equivalent cards (adjacent in rank among the cards still in play) are one choice."""
-    from solver.handsolve import DEFAULT_NODES, best_cards
+    from solver.handsolve import DEFAULT_NODES, CardChoice, SeatBounds, best_cards
 
     where, _, pos = read_position(position)
     if pos.is_over:
         raise MalformedError(f"{where}: the round is over (no card left to play)")
-    res = best_cards(pos, bid, rule, nodes=nodes or DEFAULT_NODES)
+    res = best_cards(pos, bid, rule, bounds=True, nodes=nodes or DEFAULT_NODES)
+    unknown = SeatBounds(res.seat, None, None, None)
 
-    def key(ch: Any) -> tuple[int, int]:
+    def bounds_of(ch: CardChoice) -> SeatBounds:
+        return ch.bounds if ch.bounds is not None else unknown
+
+    def key(ch: CardChoice) -> tuple[int, int]:
         sc = ch.score if ch.score is not None else -1000
-        return (-sc if res.bid is not None else 0, -(ch.bounds.most if ch.bounds.most is not None else -1))
+        most = bounds_of(ch).most
+        return (-sc if res.bid is not None else 0, -(most if most is not None else -1))
 
     choices = sorted(res.choices, key=key)
     best_set = {id(c) for c in res.best}
     if as_json:
         click.echo(json.dumps({
             "seat": res.seat, "bid": res.bid, "rule": rule,
-            "cards": [{"cards": [str(c) for c in ch.cards], "score": ch.score, "most": ch.bounds.most,
-                       "fewest": ch.bounds.fewest,
-                       "exact": None if ch.bounds.exact is None else list(ch.bounds.exact)} for ch in choices],
+            "cards": [{"cards": [str(c) for c in ch.cards], "score": ch.score, "most": bounds_of(ch).most,
+                       "fewest": bounds_of(ch).fewest,
+                       "exact": None if bounds_of(ch).exact is None else list(bounds_of(ch).exact or ())}
+                      for ch in choices],
             "best": [str(ch.cards[0]) for ch in choices if id(ch) in best_set], "nodes": res.nodes}))
         return
     click.echo(describe_position(pos, None))
@@ -321,7 +327,7 @@ def best(position: str, bid: int | None, rule: str, nodes: int | None, as_json: 
         mark = "*" if id(ch) in best_set else " "
         cards = "/".join(str(c) for c in ch.cards)
         score = f"score {_score(ch.score):>4}  " if res.bid is not None else ""
-        b = ch.bounds
+        b = bounds_of(ch)
         click.echo(f" {mark} {cards:<12} {score}tricks: most {_tricks(b.most)}, fewest {_tricks(b.fewest)}, "
                    f"exactly {_exact(b.exact)}")
 

@@ -149,6 +149,17 @@ class _Forcer:
         """Can the seat force its round total into [lo, hi]? (None: unknown)"""
         return self.future(lo - self.base, hi - self.base)
 
+    def most(self) -> int | None:
+        """The most tricks (round total) the seat can force, asked from the top down."""
+        n = self.n
+        for t in range(n, -1, -1):
+            r = self.future(t, n)
+            if r is None:
+                return None
+            if r:
+                return t + self.base
+        return None  # pragma: no cover  ([0, n] is always forcible)
+
     def bounds(self) -> SeatBounds:
         n = self.n
         up = low = two = 0
@@ -156,14 +167,7 @@ class _Forcer:
             up |= interval_bit(t, n)
             low |= interval_bit(0, t)
             two |= interval_bit(t, t)
-        most: int | None = None
-        for t in range(n, -1, -1):
-            r = self.future(t, n)
-            if r is None:
-                break
-            if r:
-                most = t + self.base
-                break
+        most = self.most()
         fewest: int | None = None
         for t in range(n + 1):
             r = self.future(0, t)
@@ -204,11 +208,12 @@ class _Forcer:
             out.append(x)
         return out
 
-    def bid_score(self, bid: int, rule: str, bounds: SeatBounds) -> int | None:
+    def bid_score(self, bid: int, rule: str, bounds: SeatBounds | None = None) -> int | None:
         """The score the seat can guarantee with one bid: [bid, bid], then the intervals
-        around it, widening, until one can be forced."""
+        around it, widening, until one can be forced (under ``atleast``: from ``most``)."""
         if rule == ATLEAST:
-            return None if bounds.most is None else round_score(bid, bounds.most, ATLEAST)
+            most = self.most() if bounds is None else bounds.most
+            return None if most is None else round_score(bid, most, ATLEAST)
         for d in range(0, 2 * MAX_BID + 1):
             r = self.total(bid - d, bid + d)
             if r is None:
@@ -335,13 +340,13 @@ def reachable(pos: Deal | Position, *, nodes: int = DEFAULT_COOP_NODES) -> Reach
 @dataclass(frozen=True)
 class CardChoice:
     """One distinct legal card of the mover (``cards``: it and the cards equivalent to it,
-    highest first) and what the mover can still force after playing it: ``bounds`` (its
-    paranoid bounds and exact set) and ``score`` (the score it can guarantee with its bid;
-    None without a bid or when undecided)."""
+    highest first) and what the mover can still force after playing it: ``score`` (the
+    score it can guarantee with its bid; None without a bid or when undecided) and
+    ``bounds`` (its paranoid bounds and exact set; None unless asked for or without a bid)."""
 
     cards: tuple[Card, ...]
-    bounds: SeatBounds
     score: int | None
+    bounds: SeatBounds | None
 
 
 @dataclass(frozen=True)
@@ -364,11 +369,11 @@ class BestCards:
                 return ()
             top = max(known)
             return tuple(c for c in self.choices if c.score == top)
-        mosts = [c.bounds.most for c in self.choices]
+        mosts = [None if c.bounds is None else c.bounds.most for c in self.choices]
         if any(m is None for m in mosts) or not mosts:
             return ()
         topm = max(m for m in mosts if m is not None)
-        return tuple(c for c in self.choices if c.bounds.most == topm)
+        return tuple(c for c in self.choices if c.bounds is not None and c.bounds.most == topm)
 
 
 def equivalent_groups(p: Position) -> list[list[int]]:
@@ -400,11 +405,12 @@ def equivalent_groups(p: Position) -> list[list[int]]:
     return groups
 
 
-def best_cards(pos: Position, bid: int | None = None, rule: str = EXACT, *,
+def best_cards(pos: Position, bid: int | None = None, rule: str = EXACT, *, bounds: bool = False,
                nodes: int = DEFAULT_NODES) -> BestCards:
     """Best card in ``pos``: each distinct legal card of the seat to move, labelled with
-    its bounds after the card and, given ``bid`` (default: the position's bid for the
-    mover, if any), the score it still guarantees (:class:`BestCards`)."""
+    the score it still guarantees given ``bid`` (default: the position's bid for the mover,
+    if any), and with the mover's bounds after the card when ``bounds`` is true or there is
+    no bid (:class:`BestCards`)."""
     p = as_position(pos)
     check_rule(rule)
     if p.is_over:
@@ -412,16 +418,15 @@ def best_cards(pos: Position, bid: int | None = None, rule: str = EXACT, *,
     mover = p.to_move
     if bid is None and p.bids is not None:
         bid = p.bids[mover]
-    if bid is not None and (not isinstance(bid, int) or not 0 <= bid <= MAX_BID):
+    if bid is not None and (not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= MAX_BID):
         raise MalformedError(f"bid {bid!r}: bids are 0..{MAX_BID}")
     search = Paranoid(list(p.hands), mover, nodes)
     choices = []
     for g in equivalent_groups(p):
-        child = _after(p, g[0])
-        f = _Forcer(child, mover, search)
-        b = f.bounds()
+        f = _Forcer(_after(p, g[0]), mover, search)
+        b = f.bounds() if bounds or bid is None else None
         score = None if bid is None else f.bid_score(bid, rule, b)
-        choices.append(CardChoice(tuple(Card(c) for c in g), b, score))
+        choices.append(CardChoice(tuple(Card(c) for c in g), score, b))
     return BestCards(mover, bid, rule, tuple(choices), search.nodes)
 
 
