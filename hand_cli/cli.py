@@ -204,10 +204,11 @@ def all_vectors(pos: Position) -> list[tuple[int, int, int, int]]:
 def describe_position(pos: Position, deal: Deal | None) -> str:
     if deal is not None:
         return f"Deal: dealer {deal.dealer}, seat {deal.leader} leads, 8 tricks"
-    table = f", on the table {format_cards(pos.table)}" if pos.table else ""
     taken = " ".join(map(str, pos.taken))
-    return (f"Position: seat {pos.to_move} to play, seat {pos.leader} led{table}; {pos.tricks_left} tricks left "
-            f"(the current one included); taken {taken}")
+    if pos.table:
+        return (f"Position: seat {pos.to_move} to play, seat {pos.leader} led {format_cards(pos.table)}; "
+                f"{pos.tricks_left} tricks left (this one included); taken {taken}")
+    return f"Position: seat {pos.to_move} to lead; {pos.tricks_left} tricks left; taken {taken}"
 
 
 @hand.command()
