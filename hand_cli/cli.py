@@ -33,13 +33,18 @@ from solver.hand import (
 
 
 class HandGroup(CleanGroup):
-    """The Hand engine's errors (both ValueError) as one line and exit code 2."""
+    """The Hand engine's errors (both ValueError) as one line and exit code 2; an internal
+    contradiction of the solver as one line and exit code 3."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        from solver.handsolve import HandSolverError
+
         try:
             return super().invoke(ctx)  # type: ignore[no-untyped-call]
         except (MalformedError, IllegalMoveError) as e:
             fail(str(e))
+        except HandSolverError as e:
+            fail(f"internal error (please report it): {e}", 3)
 
 
 def read_source(arg: str) -> tuple[str, str]:

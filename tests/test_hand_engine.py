@@ -473,3 +473,30 @@ def test_random_rounds_follow_the_reference_rules(rng, n):
 
 def test_suit_masks():
     assert SUIT_MASKS[0] == 0xFF and SUIT_MASKS[3] == 0xFF << 24
+
+
+def test_layering():
+    """The Hand engine imports nothing from the Hanabi code nor from the solver; the solver
+    only the engine; the library never the hand command."""
+    import ast
+
+    from conftest import REPO
+
+    def imports(path):
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                out.add(node.module)
+        return out
+
+    for path in (REPO / "solver" / "hand").glob("*.py"):
+        bad = {m for m in imports(path) if m.split(".")[0] in ("solver", "puzzles", "hanabi_cli", "hand_cli")}
+        assert not bad, f"{path.name} imports {bad}"
+    for path in (REPO / "solver" / "handsolve").glob("*.py"):
+        bad = {m for m in imports(path) if m.split(".")[0] in ("puzzles", "hanabi_cli", "hand_cli")
+               or (m.startswith("solver") and m != "solver.hand" and not m.startswith("solver.hand."))}
+        assert not bad, f"{path.name} imports {bad}"
+    for path in (REPO / "solver").rglob("*.py"):
+        assert not {m for m in imports(path) if m.startswith("hand_cli")}, path

@@ -75,6 +75,7 @@ class Match:
         self.rule = check_rule(rule)
         self.suit_order = check_suit_order(suit_order)
         self.rounds: list[Round] = []
+        self.deals: list[Deal] = []  # each round's deal
         self.timeout_bids: list[set[int]] = []  # per round: the seats whose bid 0 was a timeout
         self.timeout_plays: list[set[int]] = []  # per round: the indices of plays made by the timeout rule
 
@@ -100,6 +101,7 @@ class Match:
                                    f"(one seat each round)")
         r = Round(deal)
         self.rounds.append(r)
+        self.deals.append(deal)
         self.timeout_bids.append(set())
         self.timeout_plays.append(set())
         return r
@@ -116,9 +118,8 @@ class Match:
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
         rounds = []
-        for r, tb, tp in zip(self.rounds, self.timeout_bids, self.timeout_plays):
-            assert r.deal is not None
-            rounds.append({"dealer": r.deal.dealer, "hands": [_sorted_cards(h) for h in r.deal.hands],
+        for r, deal, tb, tp in zip(self.rounds, self.deals, self.timeout_bids, self.timeout_plays):
+            rounds.append({"dealer": deal.dealer, "hands": [_sorted_cards(h) for h in deal.hands],
                            "bids": [None if s in tb else b for s, b in enumerate(r.bids)],
                            "plays": [None if i in tp else card_str(c) for i, c in enumerate(r.played)]})
         return {"kind": "game", "rule": self.rule, "suit_order": self.suit_order, "first_dealer": self.first_dealer,

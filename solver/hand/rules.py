@@ -79,13 +79,13 @@ def timeout_card(hand: int, led_suit: int, suit_order: str = DEFAULT_SUIT_ORDER)
     legal = legal_mask(hand, led_suit)
     if not legal:
         raise MalformedError("timeout card: the hand is empty")
-    order = [SUITS.index(ch) for ch in check_suit_order(suit_order)]
-    for rank in range(8):
-        for s in order:
-            c = s * 8 + rank
-            if legal >> c & 1:
-                return c
-    raise AssertionError("unreachable")  # pragma: no cover
+    ranks = (legal | legal >> 8 | legal >> 16 | legal >> 24) & 0xFF
+    rank = (ranks & -ranks).bit_length() - 1  # the lowest rank among the legal cards
+    for ch in check_suit_order(suit_order):
+        c = SUITS.index(ch) * 8 + rank
+        if legal >> c & 1:
+            return c
+    return rank  # not reached: some suit holds the lowest rank (clubs' card int is the rank)
 
 
 def describe_cards(mask: int) -> str:

@@ -12,6 +12,7 @@ analyses (definitions in docs/hand.md), each a frozen result:
   still guarantees the mover.
 
 Each takes a node budget (``nodes=``); what it does not decide is ``None``, never a guess.
+:class:`HandSolverError` (a ``RuntimeError``) is an internal contradiction: a bug.
 """
 from .analysis import (
     DEFAULT_COOP_NODES,
@@ -20,6 +21,7 @@ from .analysis import (
     BidRow,
     BidTable,
     CardChoice,
+    HandSolverError,
     Reachability,
     SeatBounds,
     best_cards,
@@ -30,6 +32,6 @@ from .analysis import (
 )
 
 __all__ = [
-    "DEFAULT_COOP_NODES", "DEFAULT_NODES", "BestCards", "BidRow", "BidTable", "CardChoice", "Reachability",
-    "SeatBounds", "best_cards", "bid_table", "equivalent_groups", "reachable", "seat_bounds",
+    "DEFAULT_COOP_NODES", "DEFAULT_NODES", "BestCards", "BidRow", "BidTable", "CardChoice", "HandSolverError",
+    "Reachability", "SeatBounds", "best_cards", "bid_table", "equivalent_groups", "reachable", "seat_bounds",
 ]

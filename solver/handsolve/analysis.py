@@ -29,6 +29,10 @@ DEFAULT_NODES = 2_000_000  # paranoid searches: trick-boundary positions expande
 DEFAULT_COOP_NODES = 2_000_000  # cooperative programme: trick-boundary positions expanded
 
 
+class HandSolverError(RuntimeError):
+    """An internal contradiction of the Hand solver (a bug, never bad input)."""
+
+
 def as_position(pos: Deal | Position) -> Position:
     if isinstance(pos, Deal):
         return pos.position()
@@ -220,7 +224,7 @@ class _Forcer:
                 return None
             if r:
                 return round_score(bid, bid, EXACT) if d == 0 else -10 * d
-        raise AssertionError("every interval containing 0..8 is forcible")  # pragma: no cover
+        raise HandSolverError("no interval around the bid forcible, not even every count")  # pragma: no cover
 
     def bid_scores(self, rule: str, bounds: SeatBounds) -> tuple[int | None, ...]:
         """The score the seat can guarantee with each bid 0..8."""
@@ -244,19 +248,16 @@ class _Forcer:
                     out.append(-10 * d)
                     break
             else:  # pragma: no cover
-                raise AssertionError("every interval containing 0..8 is forcible")
+                raise HandSolverError("no interval around the bid forcible, not even every count")
         return tuple(out)
 
 
 def _best(scores: tuple[int | None, ...]) -> tuple[int | None, int | None]:
-    if any(s is None for s in scores):
+    known = [s for s in scores if s is not None]
+    if len(known) < len(scores):
         return None, None
-    best_bid, best_score = 0, -10 ** 9
-    for b, s in enumerate(scores):
-        assert s is not None
-        if s > best_score:
-            best_bid, best_score = b, s
-    return best_bid, best_score
+    top = max(known)
+    return known.index(top), top  # the lowest of equal bids
 
 
 def seat_bounds(pos: Deal | Position, seat: int, *, nodes: int = DEFAULT_NODES) -> SeatBounds:
