@@ -329,7 +329,7 @@ def _silence_stdout() -> None:
 EXIT_BROKEN_PIPE = 141  # as the shell reports a command killed by SIGPIPE (128 + 13), like cat or head
 
 
-def run(group: click.Group) -> None:
+def run(group: click.Group, prog_name: str = "hanabi") -> None:
     """Run a command group with our error handling: every error is one line on stderr.
 
     A failed write to standard output (``> /dev/full``) is the one line ``error: cannot
@@ -340,7 +340,7 @@ def run(group: click.Group) -> None:
     code = 0
     try:
         try:
-            group.main(prog_name="hanabi", standalone_mode=False)
+            group.main(prog_name=prog_name, standalone_mode=False)
         except click.exceptions.Exit as e:
             code = e.exit_code
         except click.exceptions.Abort:

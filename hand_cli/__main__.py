@@ -1,0 +1,4 @@
+"""``python -m hand_cli``: the ``hand`` command."""
+from hand_cli import main
+
+main()

@@ -1,0 +1,554 @@
+"""The search kernel: boolean paranoid searches and the cooperative dynamic programme.
+
+Positions are four hand masks (``hands[seat]``, bit ``suit * 8 + rank``), the seat leading
+the current trick, and the trick's cards so far. Everything here is plain ints and lists
+of ints (mypyc-friendly: no closures in the hot paths, no dynamic attributes).
+
+Paranoid: one seat ``s`` against the other three playing together. :meth:`Paranoid.force`
+answers "can ``s`` force its tricks from here into ``[lo, hi]``?" by an AND-OR search
+(``s`` chooses at its turns, the coalition at the others', each stopping at the first
+move that settles the question) with a transposition table at trick boundaries. An
+entry holds, for each ``lo``, bounds on ``h(lo)``: the least ``hi`` such that ``[lo, hi]``
+can be forced (``h`` is non-decreasing; ``h(lo)`` infinite above the most tricks ``s``
+can force). The key is the position's relative-rank canonical form with seats counted
+from ``s``: per suit the owners of its cards still in play, highest first; the four suits
+sorted (no trumps: suits are interchangeable).
+
+Cooperative: the set of future trick vectors some legal play reaches, as a bit set: the
+vector ``(t0, t1, t2, t3)`` is bit ``t0 + 9 t1 + 81 t2 + 729 t3``, so adding a trick for
+seat ``w`` is a shift by ``9 ** w`` and a union is an or.
+"""
+from __future__ import annotations
+
+from typing import Final
+
+from .tables import COUNT, DUCK, PEXT, REPS, TOPRUN
+
+SUIT_MASK: Final[tuple[int, int, int, int]] = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
+INF: Final = 99
+VEC_WEIGHT: Final[tuple[int, int, int, int]] = (1, 9, 81, 729)  # bit offset of one trick for each seat
+
+
+class BudgetExhausted(Exception):
+    """The search spent its node budget before deciding the question."""
+
+
+def canonical(h0: int, h1: int, h2: int, h3: int) -> int:
+    """The canonical form of four hands (seats in this order kept, suits interchangeable,
+    ranks relative among the cards in play): four 20-bit suit codes, sorted."""
+    lowm = h1 | h3
+    highm = h2 | h3
+    u = h0 | h1 | h2 | h3
+    x = u & 255
+    i = x << 8
+    c0 = COUNT[x] << 16 | PEXT[i | (highm & 255)] << 8 | PEXT[i | (lowm & 255)]
+    x = u >> 8 & 255
+    i = x << 8
+    c1 = COUNT[x] << 16 | PEXT[i | (highm >> 8 & 255)] << 8 | PEXT[i | (lowm >> 8 & 255)]
+    x = u >> 16 & 255
+    i = x << 8
+    c2 = COUNT[x] << 16 | PEXT[i | (highm >> 16 & 255)] << 8 | PEXT[i | (lowm >> 16 & 255)]
+    x = u >> 24
+    i = x << 8
+    c3 = COUNT[x] << 16 | PEXT[i | (highm >> 24)] << 8 | PEXT[i | (lowm >> 24)]
+    # a sorting network for four values
+    if c0 > c1:
+        c0, c1 = c1, c0
+    if c2 > c3:
+        c2, c3 = c3, c2
+    if c0 > c2:
+        c0, c2 = c2, c0
+    if c1 > c3:
+        c1, c3 = c3, c1
+    if c1 > c2:
+        c1, c2 = c2, c1
+    return ((c0 << 20 | c1) << 20 | c2) << 20 | c3
+
+
+def cashable(mine: int, others: int, n: int) -> int:
+    """Tricks a seat on lead holding ``mine`` takes for sure by cashing its top cards,
+    suit after suit, against ``others`` (the other three hands together): per suit the
+    run of the suit's highest cards it holds, or its whole length when that run is at
+    least every other hand's length there (``others_len`` bounds each of them)."""
+    total = 0
+    u = mine | others
+    for k in (0, 8, 16, 24):
+        m = mine >> k & 255
+        if m:
+            t = TOPRUN[(u >> k & 255) << 8 | m]
+            if t:
+                o = COUNT[others >> k & 255]
+                # the other hands hold o cards of the suit in all: after t rounds each of
+                # them is void if t >= o (a safe over-estimate of every one's length)
+                total += COUNT[m] if t >= o else t
+    return total if total < n else n
+
+
+def _interval_masks() -> tuple[list[int], list[int], list[int]]:
+    """Interval sets: ``[lo, hi]`` (future tricks, 0 <= lo <= hi <= n) is bit
+    ``lo * 16 + hi``. ``IVALID[n]``: every interval for ``n`` tricks left; ``ICOL[n]``: those
+    with ``hi == n``; ``ICONTAINS[n * 9 + f]``: those containing ``f``."""
+    valid = [0] * 9
+    col = [0] * 9
+    contains = [0] * 81
+    for n in range(9):
+        for lo in range(n + 1):
+            col[n] |= 1 << (lo * 16 + n)
+            for hi in range(lo, n + 1):
+                valid[n] |= 1 << (lo * 16 + hi)
+                for f in range(lo, hi + 1):
+                    contains[n * 9 + f] |= 1 << (lo * 16 + hi)
+    return valid, col, contains
+
+
+_IM = _interval_masks()
+IVALID: Final[list[int]] = _IM[0]
+ICOL: Final[list[int]] = _IM[1]
+ICONTAINS: Final[list[int]] = _IM[2]
+IROW0: Final = 0xFFFF  # the intervals [0, hi]
+
+
+def interval_bit(lo: int, hi: int) -> int:
+    return 1 << (lo * 16 + hi)
+
+
+IROWS: Final = sum(0x1FF << (16 * lo) for lo in range(9))  # each row's bits hi = 0..8
+
+
+def up_closure(f: int, n: int) -> int:
+    """Every interval containing one of ``f``'s (what can be forced, with those): ``hi``
+    raised by 0..8 (shifts of 1, 2, 4, 1, each row cut back to its 9 bits so that nothing
+    spills into the next row), then ``lo`` lowered."""
+    f = (f | f << 1) & IROWS
+    f = (f | f << 2) & IROWS
+    f = (f | f << 4) & IROWS
+    f = (f | f << 1) & IVALID[n]
+    f |= f >> 16
+    f |= f >> 32
+    f |= f >> 64
+    f |= f >> 128
+    return f & IVALID[n]
+
+
+def down_closure(f: int, n: int) -> int:
+    """Every interval inside one of ``f``'s (what cannot be forced, with those)."""
+    f &= IVALID[n]
+    f = (f | f >> 1) & IROWS
+    f = (f | f >> 2) & IROWS
+    f = (f | f >> 4) & IROWS
+    f = (f | f >> 1) & IROWS
+    f |= f << 16
+    f |= f << 32
+    f |= f << 64
+    f |= f << 128
+    return f & IVALID[n]
+
+
+def ducks(m: int, o: int) -> bool:
+    """Can a seat holding ``m``, not on lead, play under every card led by the holders of
+    ``o`` (the other cards in play), in every suit? Then it takes no trick more."""
+    return bool(DUCK[(m & 255) << 8 | (o & 255)] and DUCK[(m >> 8 & 255) << 8 | (o >> 8 & 255)]
+                and DUCK[(m >> 16 & 255) << 8 | (o >> 16 & 255)] and DUCK[(m >> 24) << 8 | (o >> 24)])
+
+
+def can_lose_out_leading(h: list[int], s: int) -> bool:
+    """Seat ``s``, on lead, can lose every remaining trick: it holds a card that some other
+    seat must overtake (that seat's cards of the suit are all higher), and without that
+    card it ducks (:func:`ducks`); the cards the others play meanwhile only make ducking
+    easier (a shorter list to play under, its i-th lowest card no lower)."""
+    m = h[s]
+    o = (h[0] | h[1] | h[2] | h[3]) ^ m
+    for k in (0, 8, 16, 24):
+        mb = m >> k & 255
+        if not mb:
+            continue
+        low = mb & -mb  # the seat's lowest card of the suit: the easiest to overtake
+        for p in range(4):
+            if p != s:
+                pb = h[p] >> k & 255
+                if pb and pb & (low - 1) == 0:  # p holds the suit, all above that card
+                    if ducks(m ^ (low << k), o):
+                        return True
+                    break
+    return False
+
+
+class Paranoid:
+    """Paranoid searches for seat ``seat``: which of a set of intervals of its future
+    tricks it can force against the other three playing together.
+
+    A question is a bit set of intervals (see :func:`interval_bit`); the answer is the
+    subset that can be forced. At the seat's turns a card proving some of them settles
+    those, and the search stops once all are proven; at the others' turns an interval
+    stays only while every card tried so far leaves it forcible, and the search stops
+    once none is left. One interval asked is the plain boolean "can it force its tricks
+    into [lo, hi]?" search. The transposition table keeps, per canonical trick-boundary
+    position, the intervals known forcible (closed upwards) and known not (closed
+    downwards). The hands are mutated during a search and restored after."""
+
+    def __init__(self, hands: list[int], seat: int, budget: int) -> None:
+        self.hands: list[int] = hands
+        self.seat: int = seat
+        self.tt: dict[int, list[int]] = {}
+        self.nodes: int = 0
+        self.budget: int = budget
+
+    def ask(self, leader: int, table: list[int], q: int) -> int:
+        """The intervals of ``q`` (future tricks from now, the current trick included)
+        the seat can force; ``table``: the current trick's cards so far, from ``leader``."""
+        h = self.hands
+        n = h[(leader + len(table)) & 3].bit_count()
+        q &= IVALID[n]
+        if not table:
+            return self.boundary(leader, n, q)
+        led = table[0] >> 3
+        best = table[0]
+        win = leader
+        tmask = 1 << table[0]
+        for i in range(1, len(table)):
+            c = table[i]
+            tmask |= 1 << c
+            if c >> 3 == led and c > best:
+                best = c
+                win = (leader + i) & 3
+        return self.step(len(table), leader, n, q, led, best, win, tmask)
+
+    def boundary(self, leader: int, n: int, q: int) -> int:
+        """At a trick boundary, ``n`` tricks left: which intervals of ``q`` can be forced."""
+        h = self.hands
+        s = self.seat
+        if n <= 1:
+            if n == 0:
+                return q & 1
+            # one card each: the trick is played out
+            c = h[leader]
+            led = SUIT_MASK[(c.bit_length() - 1) >> 3]
+            best = 0
+            win = leader
+            for p in range(4):
+                x = h[p] & led
+                if x > best:
+                    best = x
+                    win = p
+            return q & ICONTAINS[9 + (1 if win == s else 0)]
+        key = canonical(h[s], h[(s + 1) & 3], h[(s + 2) & 3], h[(s + 3) & 3]) << 2 | ((leader - s) & 3)
+        tt = self.tt
+        e = tt.get(key)
+        if e is None:
+            yes = interval_bit(0, n)
+            no = 0
+            # sure tricks: the leader cashes its top cards
+            mine = h[leader]
+            others = (h[0] | h[1] | h[2] | h[3]) ^ mine
+            a = cashable(mine, others, n)
+            if leader == s:
+                if a:
+                    yes = up_closure(interval_bit(a, n), n)  # [a, n] forcible
+                if can_lose_out_leading(h, s):
+                    yes |= up_closure(1, n)  # [0, 0] forcible
+            else:
+                if a:
+                    no = down_closure(interval_bit(n - a + 1, n), n)  # more than n - a: never
+                # s, not on lead, can play under every card led in every suit: it takes no
+                # more tricks (and so never leads)
+                m = h[s]
+                if ducks(m, (others | mine) ^ m):
+                    yes = up_closure(1, n)  # [0, 0] forcible
+            e = [yes, no]
+            tt[key] = e
+        yes = e[0]
+        ask = q & ~(yes | e[1])
+        if not ask:
+            return q & yes
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise BudgetExhausted()
+        got = self.step(0, leader, n, ask, -1, -1, -1, 0)
+        yes |= up_closure(got, n)
+        e[0] = yes
+        e[1] |= down_closure(ask & ~got, n)
+        return q & yes
+
+    def step(self, i: int, leader: int, n: int, q: int, led: int, best: int, win: int, tmask: int) -> int:
+        """The ``i``-th card of the current trick (``led``, ``best``, ``win``: its suit, its
+        highest card of that suit so far and that card's seat; ``tmask`` its cards): the
+        intervals of ``q`` the seat can force from here."""
+        h = self.hands
+        s = self.seat
+        p = (leader + i) & 3
+        hand = h[p]
+        if i == 0:
+            legal = hand
+        else:
+            legal = hand & SUIT_MASK[led]
+            if not legal:
+                legal = hand
+        allc = h[0] | h[1] | h[2] | h[3] | tmask
+        reps = 0
+        for k in (0, 8, 16, 24):
+            lb = legal >> k & 255
+            if lb:
+                reps |= REPS[(allc >> k & 255) << 8 | lb] << k
+        # the seat wants tricks unless every interval asked starts at 0 (then it wants to
+        # lose them)
+        win_mode = (q & ~IROW0) != 0
+        # order the moves: a sort key in the high bits, the card in the low 5
+        order: list[int] = []
+        sp = (s - leader) & 3  # the seat's place in this trick
+        others = allc ^ hand
+        while reps:
+            low = reps & -reps
+            reps ^= low
+            c = low.bit_length() - 1
+            r = c & 7
+            if p == s:
+                if i == 0:
+                    if win_mode:  # lead the cards with the fewest higher ones out: winners first
+                        pr = COUNT[(others >> (c & 24) & 255) >> r] * 8 + 7 - r
+                    else:
+                        pr = 7 - r
+                elif c >> 3 == led and c > best:
+                    if win_mode:
+                        pr = r if i == 3 else 7 - r
+                    else:
+                        pr = 16 + 7 - r
+                else:
+                    pr = 16 + r if win_mode else 7 - r
+            elif win_mode:  # the coalition keeps the seat from winning
+                if i == 0:
+                    pr = 7 - r
+                elif sp < i:
+                    if win == s:
+                        pr = r if c >> 3 == led and c > best else 16 + r
+                    else:
+                        pr = r
+                else:
+                    pr = 7 - r
+            else:  # the coalition makes the seat win
+                if i == 0:
+                    pr = r
+                elif sp < i:
+                    if win == s:
+                        pr = 16 + r if c >> 3 == led and c > best else 7 - r
+                    else:
+                        pr = r
+                else:
+                    pr = r
+            order.append(pr << 5 | c)
+        if len(order) > 1:
+            order.sort()
+        is_s = p == s
+        last = i == 3
+        if last:
+            n1 = n - 1
+            valid1 = IVALID[n1]
+            # the question for the next trick, if the seat wins this one / if it does not
+            q_won = ((q >> 17) | ((q & IROW0) >> 1)) & valid1
+            q_lost = (q | ((q & ICOL[n]) >> 1)) & valid1
+        else:
+            n1 = 0
+            valid1 = 0
+            q_won = 0
+            q_lost = 0
+        res = 0 if is_s else q  # the seat: proven so far; the coalition: still forcible
+        rest = q
+        for v in order:
+            c = v & 31
+            h[p] = hand ^ (1 << c)
+            if i == 0:
+                nled = c >> 3
+                nbest = c
+                nwin = p
+            elif c >> 3 == led and c > best:
+                nled = led
+                nbest = c
+                nwin = p
+            else:
+                nled = led
+                nbest = best
+                nwin = win
+            if last:
+                if is_s:
+                    sub = rest
+                else:
+                    sub = res
+                if nwin == s:
+                    cq = ((sub >> 17) | ((sub & IROW0) >> 1)) & valid1 if sub != q else q_won
+                    r1 = self.boundary(nwin, n1, cq) if cq else 0
+                    got = ((r1 << 17) | ((r1 & IROW0) << 1)) & sub
+                else:
+                    cq = (sub | ((sub & ICOL[n]) >> 1)) & valid1 if sub != q else q_lost
+                    r1 = self.boundary(nwin, n1, cq) if cq else 0
+                    got = (r1 | ((r1 & ICOL[n1]) << 1)) & sub
+            else:
+                got = self.step(i + 1, leader, n, rest if is_s else res, nled, nbest, nwin, tmask | (1 << c))
+            h[p] = hand
+            if is_s:
+                res |= got
+                rest &= ~got
+                if not rest:
+                    break
+            else:
+                res = got
+                if not res:
+                    break
+        return res
+
+
+def _valid_vectors() -> list[int]:
+    """``VALID[n]``: the bit set of every trick vector summing to ``n`` (0..8)."""
+    out = [0] * 9
+    for a in range(9):
+        for b in range(9 - a):
+            for c in range(9 - a - b):
+                for d in range(9 - a - b - c):
+                    out[a + b + c + d] |= 1 << (a + 9 * b + 81 * c + 729 * d)
+    return out
+
+
+VALID: Final[list[int]] = _valid_vectors()
+
+
+class Cooperative:
+    """Cooperative reachability from one position: which future trick vectors some legal
+    play reaches (all four seats choosing together).
+
+    Demand-driven: a node is asked for a set of vectors and answers which of them it
+    reaches, exploring its tricks only until every one asked for is found; per canonical
+    node the vectors known reached and known not reached are kept (two bit sets), so a
+    node is never asked twice about one vector. A vector needing a trick for a seat that
+    did not win this one is not in the child's question (its shifted bit has the wrong
+    digit sum), so the search for extreme vectors follows only the lines they allow."""
+
+    def __init__(self, hands: list[int], budget: int) -> None:
+        self.hands: list[int] = hands
+        self.memo: dict[int, list[int]] = {}
+        self.nodes: int = 0
+        self.budget: int = budget
+
+    def reach(self, leader: int, table: list[int]) -> int:
+        """The bit set of future trick vectors (the current trick included) some play
+        reaches from the position (``table``: the current trick's cards, from ``leader``)."""
+        h = self.hands
+        n = h[(leader + len(table)) & 3].bit_count()
+        if not table:
+            return self.boundary(leader, VALID[n])
+        led = table[0] >> 3
+        best = table[0]
+        win = leader
+        tmask = 1 << table[0]
+        for i in range(1, len(table)):
+            c = table[i]
+            tmask |= 1 << c
+            if c >> 3 == led and c > best:
+                best = c
+                win = (leader + i) & 3
+        kids: list[int] = []
+        self.tricks(len(table), leader, led, best, win, tmask, kids)
+        return self.children(kids, VALID[n], n)
+
+    def boundary(self, leader: int, want: int) -> int:
+        """Which of the vectors ``want`` (future, summing to the tricks left) some play
+        reaches from this trick boundary."""
+        h = self.hands
+        n = h[leader].bit_count()
+        if n <= 1:
+            if n == 0:
+                return want & 1
+            c = h[leader]
+            led = SUIT_MASK[(c.bit_length() - 1) >> 3]
+            best = 0
+            win = leader
+            for p in range(4):
+                x = h[p] & led
+                if x > best:
+                    best = x
+                    win = p
+            return want & (1 << VEC_WEIGHT[win])
+        key = canonical(h[0], h[1], h[2], h[3]) << 2 | leader
+        memo = self.memo
+        e = memo.get(key)
+        if e is None:
+            e = [0, 0]
+            memo[key] = e
+        known = e[0]
+        ask = want & ~(known | e[1])
+        if not ask:
+            return want & known
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise BudgetExhausted()
+        kids: list[int] = []
+        self.tricks(0, leader, -1, -1, -1, 0, kids)
+        got = self.children(kids, ask, n)
+        e[0] = known | got
+        e[1] |= ask & ~got
+        return want & (known | got)
+
+    def children(self, kids: list[int], ask: int, n: int) -> int:
+        """Explore the completed tricks ``kids`` (each ``removed cards << 2 | winner``) for
+        the vectors ``ask``; returns those found."""
+        h = self.hands
+        got = 0
+        valid = VALID[n - 1]
+        for kid in kids:
+            w = kid & 3
+            sub = (ask >> VEC_WEIGHT[w]) & valid
+            if not sub:
+                continue
+            removed = kid >> 2
+            h0, h1, h2, h3 = h[0], h[1], h[2], h[3]
+            h[0] = h0 & ~removed
+            h[1] = h1 & ~removed
+            h[2] = h2 & ~removed
+            h[3] = h3 & ~removed
+            r = self.boundary(w, sub)
+            h[0], h[1], h[2], h[3] = h0, h1, h2, h3
+            if r:
+                r <<= VEC_WEIGHT[w]
+                got |= r
+                ask &= ~r
+                if not ask:
+                    break
+        return got
+
+    def tricks(self, i: int, leader: int, led: int, best: int, win: int, tmask: int, kids: list[int]) -> None:
+        """Append every distinct completion of the current trick (from its ``i``-th card)
+        to ``kids`` as ``cards played << 2 | winner`` (equivalent cards merged)."""
+        h = self.hands
+        p = (leader + i) & 3
+        hand = h[p]
+        if i == 0:
+            legal = hand
+        else:
+            legal = hand & SUIT_MASK[led]
+            if not legal:
+                legal = hand
+        allc = h[0] | h[1] | h[2] | h[3] | tmask
+        reps = 0
+        for k in (0, 8, 16, 24):
+            lb = legal >> k & 255
+            if lb:
+                reps |= REPS[(allc >> k & 255) << 8 | lb] << k
+        while reps:
+            low = reps & -reps
+            reps ^= low
+            c = low.bit_length() - 1
+            if i == 0:
+                nled = c >> 3
+                nbest = c
+                nwin = p
+            elif c >> 3 == led and c > best:
+                nled = led
+                nbest = c
+                nwin = p
+            else:
+                nled = led
+                nbest = best
+                nwin = win
+            if i == 3:
+                kids.append((tmask | low) << 2 | nwin)
+            else:
+                h[p] = hand ^ low
+                self.tricks(i + 1, leader, nled, nbest, nwin, tmask | low, kids)
+                h[p] = hand
