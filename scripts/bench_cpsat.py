@@ -3,12 +3,13 @@
 
 On an unwinnable deck the portfolio proves "25 is unreachable" with SAT and then asks
 CP-SAT to confirm it (``portfolio._Run._cpsat``): ``cpsat_max(state, hint=best_line,
-deterministic_time=CONFIRM_CPSAT_DTIME, target=best + 1)``. With a best line of 24 that
-call is the feasibility question "can the game reach 25?" (phase 1, which must come back
-INFEASIBLE); with a best line of 23 it is "can it reach 24 or more?" (before ``target``
-existed: "25?" and then "24?", in two phases). A version whose ``cpsat_max`` has no
-``target`` is called without it, as its portfolio did. This script makes exactly that
-call on each chosen deck, one deck at a time, and prints per deck and in total CP-SAT's
+deterministic_time=CONFIRM_CPSAT_DTIME, target=best + 1, seed_tries=0)``. With a best
+line of 24 that call is the feasibility question "can the game reach 25?" (phase 1,
+which must come back INFEASIBLE); with a best line of 23 it is "can it reach 24 or
+more?" (before ``target`` existed: "25?" and then "24?", in two phases). A version
+whose ``cpsat_max`` has no ``target`` is called as its portfolio called it (no
+``target``, 16 greedy playouts). This script makes exactly that call on each chosen
+deck, one deck at a time, and prints per deck and in total CP-SAT's
 **deterministic time** (a measure of its work that does not depend on the machine's
 load: compare versions with it), beside CPU and wall time of the whole call (greedy
 seed lines, the model's construction and presolve included) and the model's size.
@@ -102,6 +103,7 @@ def confirm_one(item: dict, rec: dict, dtime: float, params: dict | None, extra:
     kw = dict(extra or {})
     if "target" in inspect.signature(cpsat_max).parameters:  # as the portfolio asks since it has one
         kw.setdefault("target", rec["best"] + 1)
+        kw.setdefault("seed_tries", 0)
     if params:
         kw["params"] = params
     t, c = time.perf_counter(), time.process_time()
