@@ -448,7 +448,10 @@ class _Run:
         if left is not None and left <= 0.05:
             return
         t1 = time.monotonic()
-        res = cpsat_max(self.state, hint=self.best_line, timeout=left, deterministic_time=dtime)
+        # Its first phase asks the target itself ("can the game reach best + 1?"), so any
+        # better line is CP-SAT's own find: no greedy playouts to seed it.
+        res = cpsat_max(self.state, hint=self.best_line, timeout=left, deterministic_time=dtime,
+                        target=self.best + 1, seed_tries=0)
         self.attempts.append({"method": "cpsat", "target": self.best + 1, "result": res.status,
                               "upper_bound": res.upper_bound, "time": round(time.monotonic() - t1, 4)})
         if res.max_score is not None and res.max_score > self.best:

@@ -20,10 +20,21 @@ the case's seed (``live_position``), never skipped.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
+from ortools.sat.python import cp_model
 
-from solver.encodings.cpsat import CpsatResult, canonical_line, cpsat_max, greedy_line, model_accepts
+from solver.encodings.cpsat import (
+    REDUNDANT,
+    CpsatResult,
+    _Encoding,
+    _replay,
+    canonical_line,
+    cpsat_max,
+    greedy_line,
+    model_accepts,
+)
 from solver.game import (
     DISCARD,
     PLAY,
@@ -37,6 +48,7 @@ from solver.game import (
     parse_compact,
     variant_by_name,
 )
+from solver.portfolio import solve
 
 from conftest import HARD_SAMPLE, as_tuple, has_choice, read_rows
 from refengine import TINY_VARIANTS as TINY
@@ -367,3 +379,155 @@ def test_hard_two_player_deck_decided_by_cpsat_alone(index):
     assert (res.max_score == 25) == d["winnable"]
     assert res.stats["phases"][0]["target"] == 25
     assert_replays(state, res)
+
+
+# ---- the counting constraints (needed cards held, pace event by event) and the domains ------
+def capacity_position(seed, max_cards: int = 8):
+    """A tiny game where holding cards is what limits the score: one copy of each rank
+    1..m per suit (every card is needed; sometimes a spare 1), hands of 1-2 cards, 2-3
+    players, the low ranks pushed towards the bottom of the deck half the time, every rule
+    option at random, 0-3 careful moves in. The engine state and the reference game."""
+    rng = random.Random(f"capacity/{seed}")
+    while True:
+        suits = rng.randint(1, 2)
+        ranks = list(range(1, rng.randint(3, 5) + 1 if suits == 1 else rng.randint(2, 4) + 1))
+        if rng.random() < 0.3:
+            ranks.append(1)
+        size = suits * len(ranks)
+        players = rng.randint(2, 3)
+        hand = rng.randint(1, 2)
+        if size <= max_cards and players * hand < size:
+            break
+    variant = {"suits": suits, "ranks": sorted(ranks), "handSize": hand, "clueTokens": rng.randint(1, 3),
+               "strikes": rng.randint(1, 3)}
+    deck = composition(variant)
+    rng.shuffle(deck)
+    if rng.random() < 0.5:
+        deck.sort(key=lambda c: -c[1] + rng.random() * 2.5)
+    opts = {
+        "empty_clues": rng.random() < 0.3,
+        "keep_stacks_on_strikeout": rng.random() < 0.3,
+        "deck_plays": rng.random() < 0.4,
+        "starting_player": rng.randrange(players),
+        "play_to_the_end": rng.random() < 0.3,
+    }
+    ref = RefGame(variant, players, deck, **opts)
+    rules = Rules(custom_variant(variant), empty_clues=opts["empty_clues"], deck_plays=opts["deck_plays"],
+                  strikeout_score="stacks" if opts["keep_stacks_on_strikeout"] else "zero",
+                  play_to_the_end=opts["play_to_the_end"])
+    state = Game(rules, players, [Card(s, r) for s, r in deck], starting_player=opts["starting_player"]).initial_state()
+    g = state.game
+    for _ in range(rng.randrange(0, 4)):
+        if state.over:
+            break
+        legal = state.legal_actions()
+        good = [a for a in legal if a.kind == PLAY and g.rank_of[a.target] == state.stacks[g.suit_of[a.target]] + 1]
+        a = state.apply(rng.choice(good) if good and rng.random() < 0.7 else rng.choice(legal))
+        ref = ref.apply(as_tuple(a))
+    return state, ref
+
+
+def live_capacity_position(seed):
+    """``capacity_position(seed)``, or the first of ``f"{seed}/1"``, ... that is live with
+    something left to decide."""
+    for k in range(200):
+        state, ref = capacity_position(seed if k == 0 else f"{seed}/{k}")
+        if not state.over and has_choice(state):
+            return state, ref
+    raise AssertionError(f"no live capacity position from seed {seed!r}")
+
+
+# each redundant constraint alone (needed_hands counts with the capacity block's held[e, j, p])
+PARTS = [[p] for p in REDUNDANT if p != "needed_hands"] + [["capacity", "needed_hands"]]
+
+
+def tight_rows(state, line) -> tuple[bool, list[tuple]]:
+    """The model from ``state`` with every variable fixed along ``line`` (as model_accepts
+    does, symmetry breaking off) and the in_hand literals as small as they can be (each is
+    forced only where its rank must be in that hand): whether it has a solution, and the
+    counting constraints that the line meets with equality (name, event)."""
+    _, end = _replay(state, line)
+    enc = _Encoding(state, end.score, upper=end.score, symmetry=False)
+    values, score = enc.line_values(line)
+    assert score == end.score
+    for var, value in values.items():
+        enc.model.add(var == value)
+    if enc.in_hand:
+        enc.model.minimize(sum(enc.in_hand))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    code = solver.solve(enc.model)
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return False, []
+    return True, [(name, e) for name, e, count, room in enc.rows if solver.value(count) == room]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_counting_constraints_agree_with_brute_force(seed):
+    """Positions where the hands' capacity limits the score: the maximum is the brute
+    force's with every redundant constraint, with each one alone, and with none; and an
+    optimal line of the bare model (no redundant constraint, no symmetry breaking) is a
+    solution of the full model, every variable fixed along it (the constraints never cut
+    a legal line, at the scores where they bind)."""
+    state, ref = live_capacity_position(seed)
+    want = brute_force_max(ref)
+    bare = cpsat_max(state, workers=1, seed_tries=0, redundant=False, symmetry=False)
+    assert (bare.status, bare.max_score, bare.upper_bound) == ("optimal", want, want)
+    for kw in [{}] + [{"redundant": part, "symmetry": False} for part in PARTS]:
+        res = cpsat_max(state, workers=1, seed_tries=seed % 2 * 4, **kw)
+        assert (res.status, res.max_score, res.upper_bound) == ("optimal", want, want), kw
+        assert_replays(state, res)
+    assert model_accepts(state, bare.actions)
+    ok, _ = tight_rows(state, canonical_line(state, bare.actions))
+    assert ok
+
+
+def test_counting_constraints_are_tight_on_optimal_lines():
+    """Not vacuous: along optimal lines of the capacity positions, the needed-cards counts
+    (all hands, and hand by hand) are met with equality at many steps, and the lines are
+    still solutions (so an off-by-one in a room would be caught)."""
+    tight = Counter()
+    for seed in range(60):
+        state, _ = live_capacity_position(seed)
+        res = cpsat_max(state, workers=1, seed_tries=0, redundant=False, symmetry=False)
+        ok, rows = tight_rows(state, canonical_line(state, res.actions))
+        assert ok, seed
+        tight.update(name for name, _ in rows)
+    assert tight["needed_held"] >= 20 and tight["needed_hands"] >= 20, tight
+
+
+def test_perfect_lines_of_hard_winnable_decks_are_solutions():
+    """The winnable decks of hard_2p's first 20 (tests/data/decks: two players, where
+    holding the needed cards is what makes them hard): a perfect line (the portfolio's)
+    is a solution of the model with every variable fixed along it, and along those lines
+    both needed-cards counts are met with equality (the constraints bind hardest at the
+    perfect score, and an off-by-one in a room would cut these lines)."""
+    tight = Counter()
+    decks = [d for d in read_rows(HARD_SAMPLE) if d["winnable"]]
+    assert len(decks) >= 4
+    for d in decks:
+        state = game_from_json({"deck": d["deck"]}, d["id"], players=d["players"]).game.initial_state()
+        sol = solve(state, timeout=30)
+        assert sol.max_score == 25, d["id"]
+        assert model_accepts(state, sol.actions), d["id"]
+        ok, rows = tight_rows(state, canonical_line(state, sol.actions))
+        assert ok, d["id"]
+        tight.update(name for name, _ in rows)
+    assert tight["needed_held"] and tight["needed_hands"], tight
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_first_phase_target(seed):
+    """``target``: the first phase asks "can the game reach target?" instead of the cards'
+    bound. Asked of best + 1 with the best line as hint (as a confirmation asks) and of a
+    score below the maximum (a line is found, then beaten by the maximisation), the
+    answer is still the brute force's maximum."""
+    state, ref, rng = live_position(7000 + seed, choice=True)
+    want = brute_force_max(ref)
+    line, score = random_line(state, rng)
+    for target in (score + 1, max(1, want - 1), want, want + 1):
+        res = cpsat_max(state, hint=line, workers=1, seed_tries=0, target=target)
+        assert (res.status, res.max_score, res.upper_bound) == ("optimal", want, want), target
+        assert_replays(state, res)
+        if score < want and target <= want:
+            assert res.stats["phases"][0]["target"] == max(target, score + 1)

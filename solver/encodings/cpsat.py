@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -44,6 +45,11 @@ from solver.game import DISCARD, PLAY, Action, MalformedError, State
 from solver.strategy import best_greedy_line
 
 __all__ = ["CpsatResult", "canonical_line", "cpsat_max", "greedy_line", "model_accepts"]
+
+# the redundant constraints (``_Encoding._redundant``), by name: each rank played once if
+# reached, no strikeout, pace, hand capacity, pace event by event, needed cards held (all
+# hands), needed cards held (hand by hand; needs the capacity's held[e, j, p])
+REDUNDANT = ("ranks", "strikes", "pace", "capacity", "pace_events", "needed_held", "needed_hands")
 
 # kinds of model actions (how a chosen action literal is decoded)
 _PLAY, _MISPLAY, _DISCARD, _DECK_PLAY, _DECK_MISPLAY, _CLUE = range(6)
@@ -85,12 +91,17 @@ class _Encoding:
     ``target``: only lines scoring at least this are modelled (0: every line).
     ``upper``: only lines scoring at most this (None: no cap). ``maximize``: with the
     objective "maximise the score" (else a feasibility model). ``symmetry``: break the
-    symmetry between copies of a card. ``redundant``: add the implied constraints."""
+    symmetry between copies of a card. ``redundant``: add the implied constraints (True:
+    all, False: none, or a collection of their names: see ``REDUNDANT``)."""
 
     def __init__(self, state: State, target: int = 0, *, upper: int | None = None, maximize: bool = True,
-                 symmetry: bool = True, redundant: bool = True):
+                 symmetry: bool = True, redundant: bool | Collection[str] = True):
         self.model = cp_model.CpModel()
         self.symmetry, self.redundant = symmetry, redundant
+        # the counting constraints added (name, event, count, room: count <= room), so that
+        # tests can see where a line meets them with equality
+        self.rows: list[tuple] = []
+        self.in_hand: list = []  # the in_hand literals (needed cards held, hand by hand)
         self._data(state, target, upper)
         self._variables()
         self._constraints()
@@ -99,9 +110,12 @@ class _Encoding:
     # ---- literal helpers --------------------------------------------------------------
     def _clause(self, *lits) -> None:
         """At least one of ``lits`` holds (constants folded)."""
-        if any(lit is True for lit in lits):
-            return
-        rest = [lit for lit in lits if lit is not False]
+        rest = []
+        for lit in lits:
+            if lit is True:
+                return
+            if lit is not False:
+                rest.append(lit)
         if not rest:
             raise EncodingError("empty clause: the encoding contradicts a known fact", deck=deck_text(self.state),
                                 method="cpsat")
@@ -113,9 +127,13 @@ class _Encoding:
 
     def _and(self, x, lits) -> None:
         """x <-> AND(lits) (x a variable)."""
-        for lit in lits:
-            self._implies(x, lit)
-        self._clause(x, *[_neg(lit) for lit in lits])
+        if any(lit is False for lit in lits):
+            self._clause(_neg(x))
+            return
+        rest = [lit for lit in lits if lit is not True]
+        if rest:
+            self.model.add_bool_and(rest).only_enforce_if(x)
+        self._clause(x, *[_neg(lit) for lit in rest])
 
     def _ge(self, var, k: int, name: str):
         """A new literal that holds iff the integer ``var >= k`` (an order-encoding view)."""
@@ -162,16 +180,40 @@ class _Encoding:
         # every rank above its height needs a live card of that suit and rank.
         self.live = sorted(list(self.holder0) + list(range(self.d0, self.N)))
         self.reach = list(st.reach())  # asked of the engine
+        # When each card can first be used (played or discarded): first_use[o] is 0 if it
+        # is dealt, j + 1 if it is deck card j (drawn at step j), and j = D - 1 for the last
+        # card with deck plays (played from the deck at the last step); used[e, o] is False
+        # up to it. A rank above a stack can be played only when a copy is available and
+        # once the rank below has been played at an earlier event: first_play[s, r] =
+        # max(first use of a copy, first_play[s, r - 1] + 1). So a stack reaches r at the
+        # end of event first_play[s, r] at the earliest: stack_hi[e][s] (the most stack[e,
+        # s] can be) counts the ranks whose first play is before e.
+        self.first_use = {}
+        avail: dict[tuple[int, int], int] = {}
+        for o in self.live:
+            j = self.deck_index(o)
+            t = self.first_use[o] = 0 if j is None else (j if self.deck_plays and o == self.last else j + 1)
+            key = (self.suit[o], self.rank[o])
+            avail[key] = min(avail.get(key, t), t)
+        self.first_play: dict[tuple[int, int], int] = {}
+        for s in range(self.S):
+            prev = -1
+            for r in range(self.st0[s] + 1, self.reach[s] + 1):
+                prev = self.first_play[s, r] = max(avail[s, r], prev + 1)
+        self.stack_hi = [[self.st0[s] + sum(1 for r in range(self.st0[s] + 1, self.reach[s] + 1)
+                                            if self.first_play[s, r] < e) for s in range(self.S)]
+                         for e in range(self.E + 1)]
 
     def deck_index(self, o: int) -> int | None:
         """j for deck card j (drawn at step j), None for a card in a hand now."""
         return None if o in self.holder0 else o - self.d0
 
     def could_fit(self, o: int, e: int) -> bool:
-        """Card o can fit at event e: it is above its stack, within reach, and its stack
-        can be one below it by then (a stack rises at most one per event)."""
+        """Card o can fit at event e: it is above its stack, within reach, and its rank
+        can be played by then (``first_play``: a copy is available and every rank below
+        it can have been played at earlier events, one event each)."""
         s, r = self.suit[o], self.rank[o]
-        return self.st0[s] < r <= self.reach[s] and r - 1 - self.st0[s] <= e
+        return self.st0[s] < r <= self.reach[s] and self.first_play[s, r] <= e
 
     # =====================================================================================
     # variables
@@ -183,16 +225,18 @@ class _Encoding:
         # alive[e]          the game is not over (True at e = 0, False at e = E)
         # clues[e]          clue tokens
         # strikes[e]        strikes
-        # stack[e, s]       height of suit s's stack; st0[s]..min(reach, st0[s] + e)
-        # used[e, o]        card o has been played or discarded (False at e = 0)
+        # stack[e, s]       height of suit s's stack; st0[s]..stack_hi[e][s] (the ranks that
+        #                   can have been played before e)
+        # used[e, o]        card o has been played or discarded (False up to e = first_use[o])
         self.alive = [True] + [m.new_bool_var(f"alive[{e}]") for e in range(1, E)] + [False]
         self.clues = [m.new_int_var(0, M, f"clues[{e}]") for e in range(E + 1)]
         self.strikes = [m.new_int_var(self.k0, self.L, f"strikes[{e}]") for e in range(E + 1)]
         self.stack = {
-            (e, s): m.new_int_var(self.st0[s], min(self.reach[s], self.st0[s] + e), f"stack[{e},{s}]")
+            (e, s): m.new_int_var(self.st0[s], self.stack_hi[e][s], f"stack[{e},{s}]")
             for e in range(E + 1) for s in range(S)
         }
-        self.used = {(e, o): m.new_bool_var(f"used[{e},{o}]") for e in range(1, E) for o in self.live}
+        self.used = {(e, o): m.new_bool_var(f"used[{e},{o}]") for e in range(1, E) for o in self.live
+                     if e > self.first_use[o]}
 
         # -- the clue run before step e (e = 0..D-1), and who acts ------------------------
         # run[e]            clue turns just before step e's removal (0..M; 0 without tokens)
@@ -214,7 +258,7 @@ class _Encoding:
         self.stack_ge = {
             (e, s, r): self._ge(self.stack[e, s], r, f"stack_ge[{e},{s},{r}]")
             for e in range(E + 1) for s in range(S)
-            for r in range(self.st0[s] + 1, min(self.reach[s], self.st0[s] + e) + 1)
+            for r in range(self.st0[s] + 1, self.stack_hi[e][s] + 1)
         }
         self.full_at = [self._ge(self.clues_at[e], M, f"full_at[{e}]") for e in range(E)]
         self.struck = [self._ge(self.strikes[e], self.L, f"struck[{e}]") for e in range(E + 1)]
@@ -296,13 +340,13 @@ class _Encoding:
         """stack[e, s] >= r."""
         if r <= self.st0[s]:
             return True
-        if r > min(self.reach[s], self.st0[s] + e):
+        if r > self.stack_hi[e][s]:
             return False
         return self.stack_ge[e, s, r]
 
     def is_used(self, e: int, o: int):
         """Card o was played or discarded before event e."""
-        if e <= 0:
+        if e <= self.first_use[o]:
             return False
         return self.used[e, o]
 
@@ -322,9 +366,12 @@ class _Encoding:
         #    be a clue. Once the game is over nothing happens. ------------------------------
         for e in range(E):
             self._exactly_one([v for v, _, _ in self.actions[e]] + [_neg(self.alive[e])])
+            kinds: dict[int, list] = {}
+            for v, kind, c in self.actions[e]:
+                if kind in _HAND_USES:
+                    kinds.setdefault(c, []).append(v)
             for o, u in self.uses_at[e]:
-                kinds = [v for v, kind, c in self.actions[e] if c == o and kind in _HAND_USES]
-                m.add(u == sum(kinds))
+                m.add(u == sum(kinds[o]))
 
         # -- The clue run before a step: each clue costs a token (tokens after the run =
         #    tokens before - its length >= 0), none once the game is over; the run moves
@@ -370,8 +417,8 @@ class _Encoding:
                     self._clause(_neg(u), _neg(self.actor[j, p]), self.actor[e, p])
         for e in range(E - 1):
             for o in self.live:
-                before = self.used[e, o] if e > 0 else 0
-                m.add(self.used[e + 1, o] == before + sum(self.removes.get((e, o), [])))
+                if e + 1 > self.first_use[o]:
+                    m.add(self.used[e + 1, o] == self.is_used(e, o) + sum(self.removes.get((e, o), [])))
 
         # -- Playing: a played card fits iff its stack is one below its rank; a fitting card
         #    raises its stack by one, any other card is a misplay (a strike; the card goes to
@@ -599,6 +646,13 @@ class _Encoding:
     # =====================================================================================
     # redundant constraints (implied by the rules; they only help the solver)
     # =====================================================================================
+    def part(self, name: str) -> bool:
+        """Whether the redundant constraint ``name`` (one of ``REDUNDANT``) is added."""
+        if name not in REDUNDANT:
+            raise ValueError(f"unknown redundant constraint {name!r}")
+        r = self.redundant
+        return bool(r) if isinstance(r, bool) else name in r
+
     def _redundant(self) -> None:
         m, n, D, E, S = self.model, self.n, self.D, self.E, self.S
         total = sum(self.stack[E, s] for s in range(S))
@@ -611,7 +665,7 @@ class _Encoding:
             fits.setdefault((self.suit[o], self.rank[o]), []).append(v)
         for _e, v in self.deck_play.items():
             fits.setdefault((self.suit[self.last], self.rank[self.last]), []).append(v)
-        for s in range(S):
+        for s in range(S) if self.part("ranks") else ():
             for r in range(self.st0[s] + 1, self.top[s] + 1):
                 reached = self.ge_stack(E, s, r)
                 lits = fits.get((s, r), [])
@@ -621,7 +675,7 @@ class _Encoding:
                     m.add(reached == 0)
 
         # -- A line to a positive target never strikes out when a strikeout scores 0. -------
-        if self.target > 0 and self.rules.strikeout_score != "stacks":
+        if self.part("strikes") and self.target > 0 and self.rules.strikeout_score != "stacks":
             for e in range(E + 1):
                 m.add(self.strikes[e] <= self.L - 1)
 
@@ -629,23 +683,114 @@ class _Encoding:
         #    discard or a misplay) or in the final round, so wasted steps + final stacks
         #    <= current stacks + D + F. ---------------------------------------------------------
         waste = [v for e in range(D) for v, kind, _ in self.actions[e] if kind in (_DISCARD, _MISPLAY, _DECK_MISPLAY)]
-        m.add(sum(waste) + total <= self.cur0 + D + self.F)
+        if self.part("pace"):
+            m.add(sum(waste) + total <= self.cur0 + D + self.F)
 
         # -- Hand capacity: at step e (while the deck has cards) each player holds exactly a
         #    hand's worth of cards: their dealt cards not yet used, plus the deck cards drawn
         #    at earlier steps where they acted, not yet used. (Every step before a live step
         #    was live, and drew its card into its actor's hand: a deck play happens only at the
         #    last step.) held[e, j, p] <-> actor[j, p] and deck card j not used before e. ------
-        for e in range(1, D):
+        for e in range(1, D) if self.part("capacity") else ():
             for p in range(n):
                 held = []
                 for j in range(e):
                     x = self.held[e, j, p] = m.new_bool_var(f"held[{e},{j},{p}]")
-                    self._and(x, [self.actor[j, p], _neg(self.used[e, self.d0 + j])])
+                    self._and(x, [self.actor[j, p], _neg(self.is_used(e, self.d0 + j))])
                     held.append(x)
                 dealt = self.hands0[p]
-                m.add(len(dealt) - sum(self.used[e, o] for o in dealt) + sum(held) == self.h
+                m.add(len(dealt) - sum(self.is_used(e, o) for o in dealt) + sum(held) == self.h
                       ).only_enforce_if(self.alive[e])
+
+        # -- Pace, event by event: an event makes one action, and only a fitting play raises
+        #    a stack, so the stacks' total rises by at most one per event (by exactly one
+        #    at an event whose action is a fitting play): total[e + 1] = total[e] +
+        #    fit_any[e], fit_any[e] the sum of event e's fitting plays (0 or 1). So the
+        #    points still to score after event e need that many of the events left. --------
+        if self.part("pace_events"):
+            tot = [m.new_int_var(self.cur0, sum(self.stack_hi[e]), f"total[{e}]") for e in range(E + 1)]
+            for e in range(E + 1):
+                m.add(tot[e] == sum(self.stack[e, s] for s in range(S)))
+            fits_at = [[] for _ in range(E)]
+            for (e, _o), v in self.play.items():
+                fits_at[e].append(v)
+            for e, v in self.deck_play.items():
+                fits_at[e].append(v)
+            for e in range(E):
+                if fits_at[e]:
+                    f = m.new_bool_var(f"fit_any[{e}]")
+                    m.add(f == sum(fits_at[e]))
+                    m.add(tot[e + 1] == tot[e] + f)
+                else:
+                    m.add(tot[e + 1] == tot[e])
+
+        # -- Needed cards are held: take step e (e < D), the play or discard before deck card
+        #    e is drawn. A needed rank (s, r) every copy of which is already in a hand or
+        #    drawn at an earlier step, still unplayed after event e but reached by the final
+        #    stack, is played later from a hand, so one copy of it is in a hand after step
+        #    e's removal, and is not the card removed. Different ranks are different cards,
+        #    and the hands then hold n * h - 1 cards (n * h at the last step with deck plays,
+        #    where the last card may be played from the deck and no hand card leaves). So
+        #    the number of such ranks is at most that: sum over them of
+        #    stack_ge[E, s, r] - stack_ge[e + 1, s, r] (1 exactly for a rank reached in the
+        #    end but not yet after event e) <= n * h - 1. Once the game is over the stacks
+        #    do not change and every term is 0. --------------------------------------------
+        if self.part("needed_held"):
+            last_copy: dict[tuple[int, int], int] = {}
+            for o in self.live:
+                s, r = self.suit[o], self.rank[o]
+                if self.st0[s] < r <= self.reach[s]:
+                    j = self.deck_index(o)
+                    last_copy[s, r] = max(last_copy.get((s, r), -1), -1 if j is None else j)
+            for e in range(D):
+                terms = [(self.ge_stack(E, s, r), self.ge_stack(e + 1, s, r))
+                         for (s, r), j in last_copy.items() if j < e]
+                terms = [(final, now) for final, now in terms if final is not False and now is not True]
+                room = n * self.h if (self.deck_plays and e == D - 1) else n * self.h - 1
+                if len(terms) > room:
+                    count = sum(final - now for final, now in terms)
+                    m.add(count <= room)
+                    self.rows.append(("needed_held", e, count, room))
+
+        # -- Needed cards are held, hand by hand: the same ranks (every copy already in a
+        #    hand or drawn before step e, unplayed after event e, reached in the end), at a
+        #    step e < D - 1 (no deck play there). If no copy of such a rank is in another
+        #    player's hand after step e (held[e + 1, j, q] for deck card j, or dealt to q and
+        #    not used), the copy played later is in p's hand: in_hand[e, s, r, p] is then
+        #    true (a clause; the solver may set it otherwise only where it is not needed).
+        #    p's hand then holds h cards, less the one p removed if p acted at step e, so at
+        #    most h - actor[e, p] such ranks. ------------------------------------------------
+        if self.part("needed_hands") and self.part("capacity"):
+            copies: dict[tuple[int, int], list[int]] = {}
+            for o in self.live:
+                s, r = self.suit[o], self.rank[o]
+                if self.st0[s] < r <= self.reach[s]:
+                    copies.setdefault((s, r), []).append(o)
+            for e in range(D - 1):
+                mine: list[list] = [[] for _ in range(n)]
+                for (s, r), cards in copies.items():
+                    if any((j := self.deck_index(o)) is not None and j >= e for o in cards):
+                        continue
+                    final, now = self.ge_stack(E, s, r), self.ge_stack(e + 1, s, r)
+                    if final is False or now is True:
+                        continue
+                    for p in range(n):
+                        elsewhere = []
+                        for o in cards:
+                            j = self.deck_index(o)
+                            if j is None:
+                                if self.holder0[o] != p:
+                                    elsewhere.append(_neg(self.is_used(e + 1, o)))
+                            else:
+                                elsewhere += [self.held[e + 1, j, q] for q in range(n) if q != p]
+                        y = m.new_bool_var(f"in_hand[{e},{s},{r},{p}]")
+                        self._clause(y, _neg(final), now, *elsewhere)
+                        mine[p].append(y)
+                        self.in_hand.append(y)
+                for p in range(n):
+                    if len(mine[p]) > self.h - 1:
+                        m.add(sum(mine[p]) <= self.h - self.actor[e, p])
+                        self.rows.append(("needed_hands", e, sum(mine[p]) + self.actor[e, p], self.h))
 
     # =====================================================================================
     # symmetry breaking
@@ -908,6 +1053,13 @@ def _solve(enc: _Encoding, workers: int, time_limit: float | None, params: dict 
     # Probing in presolve cost more than it saved: about half the time without it (hard
     # 2-player decks, measured by CP-SAT's deterministic time).
     solver.parameters.cp_model_probing_level = 0
+    # Clause inprocessing (vivification, subsumption) and the search for big linear
+    # overlaps in presolve took most of the deterministic time of the 25-feasibility
+    # question on the hard 2-player decks, and a second presolve round gained nothing
+    # (scripts/bench_cpsat.py; docs/encodings.md, 2.12).
+    solver.parameters.use_sat_inprocessing = False
+    solver.parameters.find_big_linear_overlap = False
+    solver.parameters.max_presolve_iterations = 1
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
     for key, value in (params or {}).items():
@@ -930,9 +1082,10 @@ def cpsat_max(
     seed_tries: int = 16,
     params: dict | None = None,
     two_phase: bool = True,
-    redundant: bool = True,
+    redundant: bool | Collection[str] = True,
     symmetry: bool = True,
     deterministic_time: float | None = None,
+    target: int | None = None,
 ) -> CpsatResult:
     """Maximise the final score from ``state`` with CP-SAT.
 
@@ -947,15 +1100,19 @@ def cpsat_max(
     was faster than two on the shared two-core machine. ``params``: extra CP-SAT parameters by name (e.g.
     ``{"random_seed": 1}``). ``two_phase``: first ask whether the first upper bound U (the
     cards' bound, capped by pace) is reachable at all, before maximising. ``redundant``,
-    ``symmetry``: add the implied constraints / the symmetry breaking (for tests).
+    ``symmetry``: add the implied constraints / the symmetry breaking (for tests; ``redundant``
+    may also name the redundant constraints to add, see ``_Encoding.part``). ``target``:
+    the score the first phase asks for instead of U ("can the game reach ``target``?", as
+    a confirmation asks of best + 1), at most U and above the seed line's score.
 
     The better of the hint and the greedy line is the seed line, scoring L. If L already
     meets U, the seed line is optimal as it stands (no model is built; ``stats["solved_by"]``
     says so). Otherwise:
 
-    1. *feasibility* (``two_phase``): a model of the lines scoring U, without objective. A
-       solution is decoded and is optimal; infeasible lowers U by one (and if U is then L,
-       the seed line is optimal).
+    1. *feasibility* (``two_phase``): a model of the lines scoring T..U (T = ``target``,
+       by default U), without objective. A solution scoring U is decoded and is optimal; one
+       scoring less becomes the seed line; infeasible lowers U to T - 1 (and if U is then
+       L, the seed line is optimal).
     2. *maximisation*: a model of the lines scoring L+1..U (every line up to U without a
        seed), maximised. Infeasible proves the seed line optimal; otherwise the solution is
        decoded and replayed.
@@ -1035,19 +1192,30 @@ def cpsat_max(
             return result("feasible", end.score, max(bound, end.score), actions)
         return result("unknown", None, bound, [])
 
-    # ---- phase 1: can the game reach U at all? (feasibility, no objective) ----
+    # ---- phase 1: can the game reach U (or the target asked for) at all? (feasibility,
+    #      no objective) ----
     if two_phase:
-        enc, code, solver = run(upper, upper, False)
+        first = upper if target is None else max(min(target, upper), seed_score + 1)
+        enc, code, solver = run(first, upper, False)
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return decoded(enc, solver, "optimal", upper)
-        if code != cp_model.INFEASIBLE:
+            if solver.value(enc.score) >= upper:
+                return decoded(enc, solver, "optimal", upper)
+            # a line scoring first..U-1: the new seed line, which phase 2 tries to beat
+            actions, end = enc.decode(solver)
+            if not end.over or end.score != solver.value(enc.score):
+                raise EncodingError(f"decoded line scores {end.score} (over={end.over}), objective "
+                                    f"{solver.value(enc.score)}", deck=deck_text(state), method="cpsat")
+            seed, seed_score = actions, end.score
+            seeds["seed_score"] = seed_score
+        elif code != cp_model.INFEASIBLE:
             return fallback(upper)
-        upper -= 1
-        if seed is not None and upper <= seed_score:
-            actions, end = _replay(state, seed)
-            return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
-        if upper < 0:
-            raise EncodingError("no line at all", deck=deck_text(state), method="cpsat")
+        else:
+            upper = first - 1
+            if seed is not None and upper <= seed_score:
+                actions, end = _replay(state, seed)
+                return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
+            if upper < 0:
+                raise EncodingError("no line at all", deck=deck_text(state), method="cpsat")
         if (left() is not None and left() <= 0) or (dtime[0] is not None and dtime[0] <= 0):
             return fallback(upper)
 
