@@ -84,6 +84,25 @@ def cashable(mine: int, others: int, n: int) -> int:
     return total if total < n else n
 
 
+def legal_reps(hand: int, i: int, led: int, allc: int) -> int:
+    """The legal cards of ``hand`` for the ``i``-th card of a trick led in suit ``led``
+    (any card leading; the led suit when it holds one, else any card), one per run of
+    cards adjacent in rank among ``allc`` (every card still in play, the trick's
+    included): cards of a run are equivalent, one move stands for them all."""
+    if i == 0:
+        legal = hand
+    else:
+        legal = hand & SUIT_MASK[led]
+        if not legal:
+            legal = hand
+    reps = 0
+    for k in (0, 8, 16, 24):
+        lb = legal >> k & 255
+        if lb:
+            reps |= REPS[(allc >> k & 255) << 8 | lb] << k
+    return reps
+
+
 def _interval_masks() -> tuple[list[int], list[int], list[int]]:
     """Interval sets: ``[lo, hi]`` (future tricks, 0 <= lo <= hi <= n) is bit
     ``lo * 16 + hi``. ``IVALID[n]``: every interval for ``n`` tricks left; ``ICOL[n]``: those
@@ -277,18 +296,8 @@ class Paranoid:
         s = self.seat
         p = (leader + i) & 3
         hand = h[p]
-        if i == 0:
-            legal = hand
-        else:
-            legal = hand & SUIT_MASK[led]
-            if not legal:
-                legal = hand
         allc = h[0] | h[1] | h[2] | h[3] | tmask
-        reps = 0
-        for k in (0, 8, 16, 24):
-            lb = legal >> k & 255
-            if lb:
-                reps |= REPS[(allc >> k & 255) << 8 | lb] << k
+        reps = legal_reps(hand, i, led, allc)
         # the seat wants tricks unless every interval asked starts at 0 (then it wants to
         # lose them)
         win_mode = (q & ~IROW0) != 0
@@ -518,18 +527,8 @@ class Cooperative:
         h = self.hands
         p = (leader + i) & 3
         hand = h[p]
-        if i == 0:
-            legal = hand
-        else:
-            legal = hand & SUIT_MASK[led]
-            if not legal:
-                legal = hand
         allc = h[0] | h[1] | h[2] | h[3] | tmask
-        reps = 0
-        for k in (0, 8, 16, 24):
-            lb = legal >> k & 255
-            if lb:
-                reps |= REPS[(allc >> k & 255) << 8 | lb] << k
+        reps = legal_reps(hand, i, led, allc)
         while reps:
             low = reps & -reps
             reps ^= low
