@@ -45,6 +45,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchlib import revision, run_previous
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = ROOT.parent / "shared" / "decks" / "hard_2p.jsonl"
 if not DEFAULT_FILE.exists():  # a worktree next to the main checkout
@@ -224,8 +226,7 @@ def main(argv=None):
                   f"vars {r['variables']} cons {r['constraints']}", file=sys.stderr, flush=True)
     if a.json_out:
         Path(a.json_out).write_text(json.dumps(rows))
-    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True).stdout.strip()
+    rev = revision(ROOT)
     dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
                            capture_output=True, text=True).stdout.strip()
     name = f"{rev}{'+changes' if dirty else ''}" if rev else "working tree"
@@ -237,45 +238,36 @@ def main(argv=None):
         print(per_deck(rows))
     if a.compare:
         with tempfile.TemporaryDirectory() as tmp:
-            wt = Path(tmp) / "old"
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(wt), a.compare],
-                           check=True, capture_output=True)
-            try:
-                out = Path(tmp) / "old.json"
-                keep = Path(tmp) / "lines.json"
-                keep.write_text(json.dumps(lines))
-                argv2 = [sys.executable, str(Path(__file__).resolve()), "--file", str(Path(a.file).resolve()),
-                         "--ids", ",".join(d["id"] for d in eligible), "--lines", str(keep), "--max", "23",
-                         "--dtime", str(a.dtime), "--json", str(out), "--quiet"]
-                if a.params:
-                    argv2 += ["--params", a.params]
-                if a.kwargs:
-                    argv2 += ["--kwargs", a.kwargs]
-                env = dict(os.environ, BENCH_ROOT=str(wt), BENCH_CPSAT_CHILD="1")
-                subprocess.run(argv2, check=True, env=env)
-                old = json.loads(out.read_text())
+            keep = Path(tmp) / "lines.json"
+            keep.write_text(json.dumps(lines))
+            argv2 = ["--file", str(Path(a.file).resolve()), "--ids", ",".join(d["id"] for d in eligible),
+                     "--lines", str(keep), "--max", "23", "--dtime", str(a.dtime), "--quiet"]
+            if a.params:
+                argv2 += ["--params", a.params]
+            if a.kwargs:
+                argv2 += ["--kwargs", a.kwargs]
+            old = run_previous(ROOT, a.compare, str(Path(__file__).resolve()), argv2,
+                               env={"BENCH_CPSAT_CHILD": "1"}, quiet=False)
+        print()
+        print(summary(old, f"previous version ({a.compare}), same decks, same hints"))
+        olds = {r["id"]: r for r in old}
+        ratios = [olds[r["id"]]["dtime"] / r["dtime"] for r in rows if r["id"] in olds and r["dtime"] > 0]
+        if ratios:
+            tot_new = sum(r["dtime"] for r in rows)
+            tot_old = sum(r["dtime"] for r in old)
+            print()
+            print(f"deterministic time old / new: total {tot_old:.2f} / {tot_new:.2f} = "
+                  f"{tot_old / max(tot_new, 1e-9):.2f}x; per deck median {statistics.median(ratios):.2f}x, "
+                  f"min {min(ratios):.2f}x, max {max(ratios):.2f}x")
+            if a.verbose:
                 print()
-                print(summary(old, f"previous version ({a.compare}), same decks, same hints"))
-                olds = {r["id"]: r for r in old}
-                ratios = [olds[r["id"]]["dtime"] / r["dtime"] for r in rows if r["id"] in olds and r["dtime"] > 0]
-                if ratios:
-                    tot_new = sum(r["dtime"] for r in rows)
-                    tot_old = sum(r["dtime"] for r in old)
-                    print()
-                    print(f"deterministic time old / new: total {tot_old:.2f} / {tot_new:.2f} = "
-                          f"{tot_old / max(tot_new, 1e-9):.2f}x; per deck median {statistics.median(ratios):.2f}x, "
-                          f"min {min(ratios):.2f}x, max {max(ratios):.2f}x")
-                    if a.verbose:
-                        print()
-                        print("| deck | old dtime | new dtime | old/new |")
-                        print("|---|---|---|---|")
-                        for r in rows:
-                            o = olds.get(r["id"])
-                            if o:
-                                print(f"| {r['id']} | {o['dtime']:.3f} | {r['dtime']:.3f} "
-                                      f"| {o['dtime'] / max(r['dtime'], 1e-9):.2f} |")
-            finally:
-                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(wt)], capture_output=True)
+                print("| deck | old dtime | new dtime | old/new |")
+                print("|---|---|---|---|")
+                for r in rows:
+                    o = olds.get(r["id"])
+                    if o:
+                        print(f"| {r['id']} | {o['dtime']:.3f} | {r['dtime']:.3f} "
+                              f"| {o['dtime'] / max(r['dtime'], 1e-9):.2f} |")
 
 
 if __name__ == "__main__":

@@ -16,11 +16,11 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from benchlib import revision, run_previous
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ("bounds", "bids", "coop", "best")
@@ -104,30 +104,18 @@ def main(argv: list[str] | None = None) -> None:
     if bad:
         ap.error(f"unknown task {bad[0]!r} (one of {', '.join(TASKS)})")
     results = [run_one(k, tasks) for k in range(a.first, a.first + a.deals)]
-    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True).stdout.strip()
-    print(table(results, tasks, f"this version ({rev or 'working tree'}), deals {a.first}..{a.first + a.deals - 1}"))
+    deals = f"deals {a.first}..{a.first + a.deals - 1}"
+    print(table(results, tasks, f"this version ({revision(ROOT) or 'working tree'}), {deals}"))
     if a.json_out:
         Path(a.json_out).write_text(json.dumps(results))
     if a.compare:
-        with tempfile.TemporaryDirectory() as tmp:
-            wt = Path(tmp) / "old"
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(wt), a.compare],
-                           check=True, capture_output=True)
-            try:
-                out = Path(tmp) / "old.json"
-                argv2 = [sys.executable, str(Path(__file__).resolve()), "--deals", str(a.deals), "--first",
-                         str(a.first), "--tasks", ",".join(tasks), "--json", str(out)]
-                env = dict(os.environ, BENCH_ROOT=str(wt), PYTHONPATH=str(wt))
-                subprocess.run(argv2, check=True, env=env, capture_output=True)
-                old = json.loads(out.read_text())
-                print()
-                print(table(old, tasks, f"previous version ({a.compare}), same deals"))
-                same = sum(o.get(t, {}).get("answer") == n.get(t, {}).get("answer")
-                           for o, n in zip(old, results) for t in tasks)
-                print(f"\nsame answers: {same} of {len(results) * len(tasks)}")
-            finally:
-                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(wt)], capture_output=True)
+        argv2 = ["--deals", str(a.deals), "--first", str(a.first), "--tasks", ",".join(tasks)]
+        old = run_previous(ROOT, a.compare, str(Path(__file__).resolve()), argv2, pythonpath=True)
+        print()
+        print(table(old, tasks, f"previous version ({a.compare}), same deals"))
+        same = sum(o.get(t, {}).get("answer") == n.get(t, {}).get("answer")
+                   for o, n in zip(old, results) for t in tasks)
+        print(f"\nsame answers: {same} of {len(results) * len(tasks)}")
 
 
 if __name__ == "__main__":

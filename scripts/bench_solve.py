@@ -18,13 +18,13 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from benchlib import revision, run_previous
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -124,29 +124,17 @@ def main(argv=None):
             results = list(ex.map(run_one, work, chunksize=4))
     else:
         results = [run_one(w) for w in work]
-    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True).stdout.strip()
-    print(table(results, f"this version ({rev or 'working tree'}), timeout {a.timeout:g} s"))
+    print(table(results, f"this version ({revision(ROOT) or 'working tree'}), timeout {a.timeout:g} s"))
     if a.json_out:
         Path(a.json_out).write_text(json.dumps(results))
     if a.compare:
-        with tempfile.TemporaryDirectory() as tmp:
-            wt = Path(tmp) / "old"
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(wt), a.compare],
-                           check=True, capture_output=True)
-            try:
-                out = Path(tmp) / "old.json"
-                argv2 = [sys.executable, str(Path(__file__).resolve()), "--random", str(a.random), "--players",
-                         a.players, "--timeout", str(a.timeout), "--jobs", str(a.jobs), "--json", str(out),
-                         "--files", *[str(Path(f).resolve()) for f in a.files]]
-                if a.limit is not None:
-                    argv2 += ["--limit", str(a.limit)]
-                env = dict(os.environ, BENCH_ROOT=str(wt))
-                subprocess.run(argv2, check=True, env=env, capture_output=True)
-                print()
-                print(table(json.loads(out.read_text()), f"previous version ({a.compare}), same decks"))
-            finally:
-                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(wt)], capture_output=True)
+        argv2 = ["--random", str(a.random), "--players", a.players, "--timeout", str(a.timeout), "--jobs",
+                 str(a.jobs), "--files", *[str(Path(f).resolve()) for f in a.files]]
+        if a.limit is not None:
+            argv2 += ["--limit", str(a.limit)]
+        old = run_previous(ROOT, a.compare, str(Path(__file__).resolve()), argv2)
+        print()
+        print(table(old, f"previous version ({a.compare}), same decks"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,45 @@
+"""What the benchmark scripts share: the version they measure, and ``--compare``'s run of
+the same script on an older commit in the same run.
+
+An older version runs in a temporary git worktree of that commit: the script itself (the
+current file, so both versions are measured the same way) is started again with
+``BENCH_ROOT`` naming the worktree (each script then imports the project from there) and
+``--json FILE``, and its results are read back from that file.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def revision(root: Path) -> str:
+    """The short commit id checked out at ``root`` ('' outside git)."""
+    return subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip()
+
+
+def run_previous(root: Path, commit: str, script: str, argv: list[str], *, env: dict[str, str] | None = None,
+                 pythonpath: bool = False, quiet: bool = True):
+    """Run ``script`` with ``argv`` on ``commit`` (a temporary worktree of the repository
+    at ``root``) and return the JSON it writes (``--json``). ``env``: more environment
+    variables for it; ``pythonpath``: the worktree is put on its PYTHONPATH too (ahead of
+    the editable install's import hook); ``quiet``: its output is not shown (a failure
+    still raises)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wt = Path(tmp) / "old"
+        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(wt), commit],
+                       check=True, capture_output=True)
+        try:
+            out = Path(tmp) / "old.json"
+            full_env = dict(os.environ, BENCH_ROOT=str(wt), **(env or {}))
+            if pythonpath:
+                full_env["PYTHONPATH"] = str(wt)
+            subprocess.run([sys.executable, script, *argv, "--json", str(out)], check=True, env=full_env,
+                           capture_output=quiet)
+            return json.loads(out.read_text())
+        finally:
+            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(wt)], capture_output=True)
