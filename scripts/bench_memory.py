@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import signal
 import sqlite3
@@ -28,20 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchlib import random_deck
+
 ROOT = Path(__file__).resolve().parents[1]
 HARD = ROOT / "tests" / "data" / "decks" / "hard_2p_first20.jsonl"  # the first 20 of ../shared's hard_2p.jsonl
 
 
 # ---- the transposition table -----------------------------------------------------------
-
-def random_deck(players: int, k: int) -> list[dict]:
-    """The random decks of scripts/bench_solve.py (``random.Random(f"p{players}c1s{k}")``)."""
-    d = [(s, r) for s in range(5) for r in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)]
-    rng = random.Random()
-    rng.seed(f"p{players}c1s{k}")
-    rng.shuffle(d)
-    return [{"suitIndex": s, "rank": r} for s, r in d]
-
 
 def kernel_api():
     """(the dfs module, Search, SearchTimeout, Position, RelaxedSearch) of the version on

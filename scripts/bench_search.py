@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
+
+from benchlib import random_deck
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -33,15 +34,6 @@ from solver.game import game_from_json  # noqa: E402
 from solver.search import kernel  # noqa: E402
 
 HARD = ROOT / "tests" / "data" / "decks" / "hard_2p_first20.jsonl"
-
-
-def random_deck(players: int, k: int) -> list[dict]:
-    """The random decks of scripts/bench_solve.py (``random.Random(f"p{players}c1s{k}")``)."""
-    d = [(s, r) for s in range(5) for r in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)]
-    rng = random.Random()
-    rng.seed(f"p{players}c1s{k}")
-    rng.shuffle(d)
-    return [{"suitIndex": s, "rank": r} for s, r in d]
 
 
 # the random decks (k of p{players}c1s{k}) each engine does not settle within 3,000 nodes

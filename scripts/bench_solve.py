@@ -24,20 +24,15 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import benchlib
 from benchlib import revision, run_previous
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def random_deck(players: int, k: int) -> dict:
-    import random
-
-    d = [(s, r) for s in range(5) for r in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)]
-    ident = f"p{players}c1s{k}"
-    rng = random.Random()
-    rng.seed(ident)
-    rng.shuffle(d)
-    return {"id": ident, "players": players, "deck": [{"suitIndex": s, "rank": r} for s, r in d]}
+    """Random deck ``k`` for ``players`` (:func:`benchlib.random_deck`) as a labelled row."""
+    return {"id": f"p{players}c1s{k}", "players": players, "deck": benchlib.random_deck(players, k)}
 
 
 def run_one(args):

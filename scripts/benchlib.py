@@ -1,4 +1,4 @@
-"""What the benchmark scripts share: the version they measure, and ``--compare``'s run of
+"""What the benchmark scripts share: the random decks, the version they measure, and ``--compare``'s run of
 the same script on an older commit in the same run.
 
 An older version runs in a temporary git worktree of that commit: the script itself (the
@@ -10,10 +10,22 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+
+def random_deck(players: int, k: int) -> list[dict]:
+    """Random No Variant deck ``k`` for ``players``, as ../shared/decks/README.md makes them:
+    the 50 cards shuffled by ``random.Random`` seeded with ``p{players}c1s{k}`` (so any
+    other tool can deal the same decks); hanab.live JSON cards."""
+    d = [(s, r) for s in range(5) for r in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)]
+    rng = random.Random()
+    rng.seed(f"p{players}c1s{k}")
+    rng.shuffle(d)
+    return [{"suitIndex": s, "rank": r} for s, r in d]
 
 
 def revision(root: Path) -> str:

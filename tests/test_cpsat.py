@@ -55,15 +55,9 @@ from refengine import TINY_VARIANTS as TINY
 from refengine import RefGame, brute_force_max, composition
 
 
-def random_position(seed, max_moves: int = 5):
-    """A random tiny game walked 0..max_moves random legal moves in: the engine state and
-    the reference game at the same position."""
-    rng = random.Random(seed)
-    variant = rng.choice(TINY)
-    size = variant["suits"] * len(variant["ranks"])
-    players = rng.choice([p for p in (2, 2, 3) if p * variant["handSize"] <= size])
-    deck = composition(variant)
-    rng.shuffle(deck)
+def start_both(rng: random.Random, variant: dict, players: int, deck: list) -> tuple:
+    """Every rule option drawn at random from ``rng``, and the game of ``deck`` started
+    under them twice: the engine's initial state and the reference game's."""
     opts = {
         "empty_clues": rng.random() < 0.3,
         "keep_stacks_on_strikeout": rng.random() < 0.3,
@@ -76,7 +70,19 @@ def random_position(seed, max_moves: int = 5):
                   strikeout_score="stacks" if opts["keep_stacks_on_strikeout"] else "zero",
                   play_to_the_end=opts["play_to_the_end"])
     game = Game(rules, players, [Card(s, r) for s, r in deck], starting_player=opts["starting_player"])
-    state = game.initial_state()
+    return game.initial_state(), ref
+
+
+def random_position(seed, max_moves: int = 5):
+    """A random tiny game walked 0..max_moves random legal moves in: the engine state and
+    the reference game at the same position."""
+    rng = random.Random(seed)
+    variant = rng.choice(TINY)
+    size = variant["suits"] * len(variant["ranks"])
+    players = rng.choice([p for p in (2, 2, 3) if p * variant["handSize"] <= size])
+    deck = composition(variant)
+    rng.shuffle(deck)
+    state, ref = start_both(rng, variant, players, deck)
     for _ in range(rng.randrange(0, max_moves + 1)):
         if state.over:
             break
@@ -404,18 +410,7 @@ def capacity_position(seed, max_cards: int = 8):
     rng.shuffle(deck)
     if rng.random() < 0.5:
         deck.sort(key=lambda c: -c[1] + rng.random() * 2.5)
-    opts = {
-        "empty_clues": rng.random() < 0.3,
-        "keep_stacks_on_strikeout": rng.random() < 0.3,
-        "deck_plays": rng.random() < 0.4,
-        "starting_player": rng.randrange(players),
-        "play_to_the_end": rng.random() < 0.3,
-    }
-    ref = RefGame(variant, players, deck, **opts)
-    rules = Rules(custom_variant(variant), empty_clues=opts["empty_clues"], deck_plays=opts["deck_plays"],
-                  strikeout_score="stacks" if opts["keep_stacks_on_strikeout"] else "zero",
-                  play_to_the_end=opts["play_to_the_end"])
-    state = Game(rules, players, [Card(s, r) for s, r in deck], starting_player=opts["starting_player"]).initial_state()
+    state, ref = start_both(rng, variant, players, deck)
     g = state.game
     for _ in range(rng.randrange(0, 4)):
         if state.over:
