@@ -329,8 +329,11 @@ class _Run:
     def _nodes(self) -> int:
         return self.search.nodes + self._relaxed_nodes()
 
-    def _attempt(self, method: str, engine, target: int, budget: int):
-        """Run one engine at one target within ``budget`` nodes: True, False or None."""
+    def _attempt(self, method: str, engine, target: int, budget: int, order: int = 0):
+        """Run one engine at one target within ``budget`` nodes: True, False or None; the
+        search in the child ``order`` (one of ``dfs.ORDERS``), every run setting its own."""
+        if engine is self.search:
+            engine.order = order
         limit = engine.nodes + budget
         if self.node_limit is not None:
             limit = min(limit, engine.nodes + max(0, self.node_limit - self._nodes()))
@@ -366,8 +369,7 @@ class _Run:
             for order in ORDERS[:self.budget["search_orders"]]:
                 if self.best >= self.upper or self.timed_out:
                     return
-                self.search.order = order
-                ok = self._attempt("search", self.search, target, budget)
+                ok = self._attempt("search", self.search, target, budget, order)
                 if ok:
                     line, score = search_line(self.state, self.search.line)
                     if score > self.best:
@@ -376,7 +378,6 @@ class _Run:
                 if ok is False:
                     self._proved_unreachable(target, "search")
                     break
-        self.search.order = 0
 
     def _left(self) -> float | None:
         """Seconds the deadline leaves (None: no deadline)."""
