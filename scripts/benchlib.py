@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 
@@ -40,12 +41,14 @@ def run_previous(root: Path, commit: str, script: str, argv: list[str], *, env: 
     at ``root``) and return the JSON it writes (``--json``). ``env``: more environment
     variables for it; ``pythonpath``: the worktree is put on its PYTHONPATH too (ahead of
     the editable install's import hook); ``quiet``: its output is not shown (a failure
-    still raises)."""
+    still raises). When this process runs the compiled search kernel, the older version's
+    kernel is compiled too (:func:`_build_kernel`), so both run the same kind of code."""
     with tempfile.TemporaryDirectory() as tmp:
         wt = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(wt), commit],
                        check=True, capture_output=True)
         try:
+            _build_kernel(wt)
             out = Path(tmp) / "old.json"
             full_env = dict(os.environ, BENCH_ROOT=str(wt), **(env or {}))
             if pythonpath:
@@ -55,3 +58,37 @@ def run_previous(root: Path, commit: str, script: str, argv: list[str], *, env: 
             return json.loads(out.read_text())
         finally:
             subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(wt)], capture_output=True)
+
+
+def _build_kernel(wt: Path) -> None:
+    """Compile the search kernel of the worktree ``wt`` when this process runs the compiled
+    kernel and that commit has one (setup.py): ``pip wheel`` builds the project as ``pip
+    install`` does (its own build environment: ``setup.py build_ext`` under the venv's
+    older setuptools refuses pyproject's metadata), and the compiled modules are unpacked
+    into the worktree's ``solver/_kernel/``, beside the stamped copies the build wrote.
+    Prints which kernel the older version runs."""
+    if os.environ.get("HANABI_KERNEL") == "pure":
+        return
+    try:
+        from solver.search import kernel
+    except ImportError:
+        return
+    if kernel.IMPLEMENTATION != "compiled":
+        return
+    if not (wt / "setup.py").exists():
+        print("benchlib: no setup.py at the older commit: its kernel is pure Python", file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp, str(wt)],
+                              capture_output=True, text=True)
+        wheels = list(Path(tmp).glob("*.whl"))
+        if done.returncode or not wheels:
+            why = (done.stderr.strip().splitlines() or ["no wheel"])[-1]
+            print(f"benchlib: the older version's kernel stays pure Python (the build failed: {why})",
+                  file=sys.stderr)
+            return
+        with zipfile.ZipFile(wheels[0]) as z:
+            for name in z.namelist():
+                if name.startswith("solver/_kernel/"):
+                    z.extract(name, wt)
+    print("benchlib: the older version's search kernel: compiled", file=sys.stderr)

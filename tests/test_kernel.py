@@ -78,8 +78,10 @@ def random_position(rng: random.Random, game: Game):
 
 
 def fields(pos) -> dict:
-    """Every field of a Position (the game object aside; the undo records as a list)."""
-    names = [n for n in PURE.position.Position.__slots__ if n != "game"]
+    """Every field of a Position (the game object aside, and quick_bound's cache, which
+    depends on what was asked before: tests/test_bounds.py checks what it returns; the undo
+    records as a list)."""
+    names = [n for n in PURE.position.Position.__slots__ if n not in ("game", "late_memo")]
     out = {n: getattr(pos, n) for n in names}
     out["_undo"] = list(pos._undo)
     return out

@@ -18,7 +18,13 @@ arguments are written out in docs/bounds.md:
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .position import Position
+
+# Entries kept in a Position's cache of the timing arguments (quick_bound) before it is
+# emptied: about 100 bytes each, so at most some 25 MB; emptying only costs recomputation.
+LATE_MEMO_CAP: Final = 1 << 18
 
 
 def quick_bound(pos: Position) -> int:
@@ -45,10 +51,30 @@ def quick_bound(pos: Position) -> int:
     slots = D + n
     if ub > score + slots:
         ub = score + slots
-    late, _, excess, _ = _late_plays(pos, D)
+    # the two timing arguments depend on the position only through the next draw, the
+    # stacks and which classes the hands hold (reach follows from those: a class has a
+    # copy left iff one is held or in the deck from nd on); many nodes share them (every
+    # clue, and most transpositions), so their result is kept per Position, keyed on those
+    suit, rank = pos.suit, pos.rank
+    key = 0
+    for h in pos.hands:
+        for o in h:
+            key |= 1 << (suit[o] * 8 + rank[o])
+    for st in pos.stacks:
+        key = key << 4 | st
+    key = key << 8 | pos.nd
+    memo = pos.late_memo
+    v = memo.get(key)
+    if v is None:
+        late, _, excess, _ = _late_plays(pos, D)
+        v = late << 8 | excess
+        if len(memo) >= LATE_MEMO_CAP:
+            memo.clear()
+        memo[key] = v
+    excess = v & 255
     if excess:
         ub -= excess
-    return min(ub, score + late)
+    return min(ub, score + (v >> 8))
 
 
 def _late_plays(pos: Position, D: int) -> tuple[int, int | None, int, int | None]:

@@ -38,7 +38,7 @@ class Position:
         "cur", "tl", "cnt", "reach", "max_rank", "max_clues", "strike_limit", "nsuits",
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
         "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top", "touch", "all_touch",
-        "discard_at_max",
+        "discard_at_max", "late_memo",
     )
     game: Game
     n: int  # players
@@ -74,6 +74,7 @@ class Position:
     touch: tuple[bool, ...]
     all_touch: bool
     discard_at_max: bool
+    late_memo: dict[int, int]  # bounds.quick_bound's cache of the timing arguments
 
     def __init__(self, state: State) -> None:
         g: Game = state.game
@@ -118,6 +119,7 @@ class Position:
         # push's records: 8 fields for a clue, 12 for a play or discard (pop tells them apart by
         # the kind, which mypy cannot follow, hence Any)
         self._undo = []
+        self.late_memo = {}
         # by class (suit * 8 + rank, as cnt; lists, not dicts: cheap in the compiled kernel):
         # last_pos[c], the last deck position holding a card of class c (-1 if none);
         # next_pos[c][i], the first deck position >= i holding one (deck_len if none; an
