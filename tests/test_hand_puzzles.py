@@ -4,6 +4,7 @@ their answers agree with the independent brute-force oracle (tests/hand_oracle.p
 is one line and exit code 2; the same seed gives the same puzzles."""
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import subprocess
@@ -150,9 +151,8 @@ def test_changed_bid_is_rejected(small):
         for b in range(9):
             bids = list(pz.bids)
             bids[pz.seat] = b
-            if b == pz.bids[pz.seat] or oracle_keepers(pz.position.split(";")[0] + ";" + ";".join(
-                    s for s in pz.position.split(";")[1:] if not s.strip().startswith("bids")),
-                    pz.kind, pz.seat, tuple(bids)) == {card_str(c) for c in pz.answer}:
+            if b == pz.bids[pz.seat] or \
+                    oracle_keepers(pz.position, pz.kind, pz.seat, tuple(bids)) == {card_str(c) for c in pz.answer}:
                 continue
             d = _data(pz)
             d["bids"] = bids
@@ -276,3 +276,20 @@ def test_console_script_usage_errors_are_one_line(tmp_path, args):
                          capture_output=True, text=True, cwd=REPO)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("error:") and res.stderr.count("\n") == 1, res.stderr
+
+
+def test_hand_puzzles_import_only_the_engine_and_the_solver():
+    allowed = {"solver.hand", "solver.handsolve"}
+    for path in (REPO / "puzzles" / "hand").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            for m in names:
+                top = m.split(".")[0]
+                assert top not in ("puzzles", "hanabi_cli", "hand_cli"), f"{path.name} imports {m}"
+                if top == "solver":
+                    assert m in allowed, f"{path.name} imports {m}: only solver.hand and solver.handsolve"
+    for path in (REPO / "solver").rglob("*.py"):
+        text = path.read_text()
+        assert "puzzles" not in {n.module.split(".")[0] for n in ast.walk(ast.parse(text))
+                                 if isinstance(n, ast.ImportFrom) and n.module}, path
