@@ -1,6 +1,6 @@
 """Hand endgame puzzles (puzzles/hand/, `hand puzzle`): generated puzzles pass the checker;
 their answers agree with the independent brute-force oracle (tests/hand_oracle.py) on
-3-card endgames; corrupted puzzles are rejected with the reason; bad input to the command
+3- and 4-card endgames; corrupted puzzles are rejected with the reason; bad input to the command
 is one line and exit code 2; the same seed gives the same puzzles."""
 from __future__ import annotations
 
@@ -87,7 +87,8 @@ def test_generated_puzzles_check_and_round_trip(small, mixed):
 
 
 def test_answers_agree_with_the_oracle(small):
-    for pz in small:
+    four = [next(generate(1, seed=4, kind=k, sizes=(4,))) for k in ("table", "safe")]  # and two of 4 cards
+    for pz in small + four:
         keepers = oracle_keepers(pz.position, pz.kind, pz.seat, pz.bids)
         assert keepers == {card_str(c) for c in pz.answer}, pz.id
         p = Position.parse(pz.position)
@@ -212,13 +213,13 @@ def test_format_errors_name_the_field(mixed, field, value, needle):
 
 
 def test_seeded_reproducible():
-    a = [p.to_json() for p in generate(3, seed=11)]
-    b = [p.to_json() for p in generate(3, seed=11)]
+    a = [p.to_json() for p in generate(3, seed=11, sizes=(3,))]
+    b = [p.to_json() for p in generate(3, seed=11, sizes=(3,))]
     assert a == b and len(a) == 3
-    c = [p.to_json() for p in generate(3, seed=12)]
+    c = [p.to_json() for p in generate(3, seed=12, sizes=(3,))]
     assert c != a
     first = a[0]["metadata"]["source"]
-    again = generate_one(11, first["attempt"])
+    again = generate_one(11, first["attempt"], sizes=(3,))
     assert again is not None and again.to_json() == a[0]
 
 
