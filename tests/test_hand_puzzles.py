@@ -180,6 +180,12 @@ def test_wrong_stated_answer_and_features_are_rejected(mixed):
     d["solution"]["line"] = d["solution"]["line"][:-1]
     assert "stops with 1 tricks" in _reason(d)
     d = _data(pz)
+    d["metadata"]["source"]["attempt"] += 1
+    assert "deal seed of seed" in _reason(d)
+    d = _data(pz)
+    d["id"] = "hand-x"
+    assert "should be" in _reason(d)
+    d = _data(pz)
     d["metadata"]["rating"] += 1
     assert "rating" in _reason(d)
     d = _data(pz)
@@ -294,3 +300,38 @@ def test_hand_puzzles_import_only_the_engine_and_the_solver():
         text = path.read_text()
         assert "puzzles" not in {n.module.split(".")[0] for n in ast.walk(ast.parse(text))
                                  if isinstance(n, ast.ImportFrom) and n.module}, path
+
+
+def _leaves(o: object, pre: tuple = ()):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            yield from _leaves(v, pre + (k,))
+    elif isinstance(o, list):
+        for i, v in enumerate(o):
+            yield from _leaves(v, pre + (i,))
+    else:
+        yield pre
+
+
+def test_every_field_changed_is_rejected_cleanly(small):
+    """Each leaf of a puzzle set to another value: a ValueError on reading or an invalid
+    verdict, never another exception; only the free texts walk and generator may change."""
+    base = _data(small[0])
+    free = {("metadata", "source", "walk"), ("metadata", "generator")}
+    count = 0
+    for path in _leaves(base):
+        for value in (None, "x", -1, 99, [], 1.5, True, "AS"):
+            d = copy.deepcopy(base)
+            o = d
+            for k in path[:-1]:
+                o = o[k]
+            if o[path[-1]] == value or path in free:
+                continue
+            o[path[-1]] = value
+            try:
+                res = check_puzzle(HandPuzzle.from_json(d))
+            except ValueError:
+                continue
+            assert not res.valid and res.reason, (path, value)
+            count += 1
+    assert count  # some changes read well and were rejected by the checker

@@ -23,7 +23,8 @@ from solver.hand import (
     format_hand,
 )
 
-from .format import SAFE, HandPuzzle
+from .format import SAFE, HandPuzzle, puzzle_id
+from .generate import attempt_rng
 from .solve import NODES, after, choices, difficulty_of, natural_cards, rating_of
 
 
@@ -83,6 +84,11 @@ def _check(pz: HandPuzzle, nodes: int) -> tuple[str, Position | None]:
         return f"metadata.features.cards_per_hand is {pz.cards_per_hand}, the position has {p.tricks_left}", p
     if Deal.random(pz.deal_seed, pz.deal.dealer).hands != pz.deal.hands:
         return f"the deal is not the one of metadata.source.deal_seed {pz.deal_seed}", p
+    if attempt_rng(pz.seed, pz.attempt)[2] != pz.deal_seed:
+        return (f"metadata.source: deal_seed {pz.deal_seed} is not the deal seed of seed {pz.seed}, "
+                f"attempt {pz.attempt}"), p
+    if pz.id != puzzle_id(pz.kind, pz.seed, pz.attempt):
+        return f"id {pz.id!r} should be {puzzle_id(pz.kind, pz.seed, pz.attempt)!r}", p
     bids = pz.bids
     chs = choices(p, pz.kind, pz.seat, bids, nodes)
     if any(k is None for _, k in chs):

@@ -25,6 +25,11 @@ DIFFICULTIES = ("easy", "medium", "hard")
 WALK = "seeded random legal cards from a seeded random deal"
 
 
+def puzzle_id(kind: str, seed: int, attempt: int) -> str:
+    """``hand-{kind}-s{seed}-a{attempt}``: the puzzle's name and file name."""
+    return f"hand-{kind}-s{seed}-a{attempt}"
+
+
 def question_text(kind: str, seat: int, bids: tuple[int, ...]) -> str:
     """The question in words."""
     if kind == SAFE:

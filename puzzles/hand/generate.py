@@ -17,10 +17,18 @@ from collections.abc import Iterator
 from solver.hand import HAND_SIZE, NUM_SEATS, Deal, Position, Round, cards_of
 from solver.handsolve import reachable, seat_bounds
 
-from .format import KINDS, SAFE, TABLE, HandPuzzle
+from .format import KINDS, SAFE, TABLE, HandPuzzle, puzzle_id
 from .solve import NODES, after, choices, classes, difficulty_of, natural_cards, rating_of, stated_line
 
 SIZES = (3, 4, 5)
+
+
+def attempt_rng(seed: int, attempt: int) -> tuple[random.Random, str, int]:
+    """The random source of attempt ``attempt`` of ``seed``, after its first two draws:
+    (the source, the kind drawn, the deal's seed)."""
+    rng = random.Random(f"hand-puzzle:{seed}:{attempt}")
+    kind = rng.choice(KINDS)
+    return rng, kind, rng.randrange(2 ** 32)
 
 
 def _walk(rng: random.Random, deal: Deal, cards: int, on_table: int) -> tuple[list[int], Position]:
@@ -73,10 +81,8 @@ def generate_one(seed: int, attempt: int, kind: str | None = None, difficulty: s
                  sizes: tuple[int, ...] = SIZES, nodes: int = NODES) -> HandPuzzle | None:
     """The puzzle of attempt ``attempt`` of ``seed``, or None if that deal makes none (of
     the kind and difficulty asked for)."""
-    rng = random.Random(f"hand-puzzle:{seed}:{attempt}")
-    k = rng.choice(KINDS)
+    rng, k, deal_seed = attempt_rng(seed, attempt)
     kind = kind or k
-    deal_seed = rng.randrange(2 ** 32)
     cards = rng.choice(sizes)
     on_table = rng.choice((0, 0, 1, 2))
     deal = Deal.random(deal_seed)
@@ -102,7 +108,7 @@ def generate_one(seed: int, attempt: int, kind: str | None = None, difficulty: s
     if difficulty is not None and diff != difficulty:
         return None
     return HandPuzzle(
-        id=f"hand-{kind}-s{seed}-a{attempt}", kind=kind, rule="exact", deal=deal, bids=bids, plays=tuple(plays),
+        id=puzzle_id(kind, seed, attempt), kind=kind, rule="exact", deal=deal, bids=bids, plays=tuple(plays),
         position=str(p), seat=seat, answer=answers[0], line=tuple(line),
         choices=tuple((g, bool(k)) for g, k in chs), difficulty=diff, rating=rating, depth=depth, wrong=wrong,
         cards_per_hand=cards, seed=seed, attempt=attempt, deal_seed=deal_seed)
@@ -126,4 +132,4 @@ def generate(count: int, seed: int = 1, difficulty: str | None = None, kind: str
             yield pz
 
 
-__all__ = ["SAFE", "TABLE", "generate", "generate_one"]
+__all__ = ["SAFE", "TABLE", "attempt_rng", "generate", "generate_one"]
