@@ -344,3 +344,6 @@ def main() -> None:
 
 
 __all__ = ["hand", "main", "read_position", "read_source", "one_line"]
+
+
+from . import puzzle as _puzzle  # noqa: E402,F401  (registers ``hand puzzle``)

@@ -1,0 +1,90 @@
+"""``hand puzzle generate|check``: Hand endgame puzzles (docs/hand.md, "Endgame puzzles").
+
+Unreadable input (a missing file, bad JSON, a field of the wrong shape, a card that is
+not a card) is one line ``error: ...`` and exit code 2, through :class:`HandGroup`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from puzzles.hand import KINDS, check_puzzle, generate, judge_answer, load_puzzle
+from puzzles.hand.format import DIFFICULTIES
+from solver.hand import MalformedError, card_str, parse_card_list
+
+from .cli import HandGroup, hand, one_line
+
+
+@hand.group(cls=HandGroup)
+def puzzle() -> None:
+    """Endgame puzzles: a mid-round position and one question for the seat to move."""
+
+
+@puzzle.command("generate")
+@click.option("--count", type=click.IntRange(1, 10_000), required=True, help="How many puzzles.")
+@click.option("--out", "out_dir", required=True, type=click.Path(), help="Folder for the JSON files.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed, the same puzzles.")
+@click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None, help="Only puzzles of this difficulty.")
+@click.option("--kind", type=click.Choice(KINDS), default=None,
+              help="safe (keep your bid guaranteed) or table (every bid still makeable); default both.")
+def generate_cmd(count: int, out_dir: str, seed: int, difficulty: str | None, kind: str | None) -> None:
+    """Generate COUNT puzzles from seeded random deals into OUT (one JSON file each)."""
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise MalformedError(f"{out_dir}: cannot create the folder: {e.strerror or e}") from None
+    t0 = time.process_time()
+    made = 0
+    for pz in generate(count, seed, difficulty, kind):
+        path = out / f"{pz.id}.json"
+        try:
+            path.write_text(pz.dumps(), encoding="utf-8")
+        except OSError as e:
+            raise MalformedError(f"{path}: cannot write: {e.strerror or e}") from None
+        made += 1
+        click.echo(f"{path}: {pz.kind}, seat {pz.seat}, {pz.cards_per_hand} cards a hand, {pz.difficulty} "
+                   f"(rating {pz.rating}: depth {pz.depth}, {pz.wrong} wrong classes)")
+    cpu = time.process_time() - t0
+    click.echo(f"{made} puzzles in {cpu:.1f} s CPU")
+    if made < count:
+        click.echo(f"error: only {made} of {count} puzzles found within the attempts allowed", err=True)
+        sys.exit(1)
+
+
+@puzzle.command("check")
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--answer", multiple=True, metavar="CARD",
+              help="A proposed card (repeatable, or several in one value: 'QS JS').")
+@click.option("--json", "as_json", is_flag=True, help="{valid, reason, correct, verdict}")
+def check_cmd(puzzle_file: str, answer: tuple[str, ...], as_json: bool) -> None:
+    """Check a puzzle (and an answer): exit 0 valid (and correct), 1 invalid or wrong, 2 unreadable."""
+    cards = [c for i, a in enumerate(answer) for c in parse_card_list(a, f"--answer {i + 1}")]
+    if answer and not cards:
+        raise MalformedError("--answer: no card given")
+    if not os.path.exists(puzzle_file):
+        raise MalformedError(f"{puzzle_file}: no such file")
+    pz = load_puzzle(puzzle_file)
+    res = check_puzzle(pz)
+    correct: bool | None = None
+    verdict = ""
+    if res.valid and cards:
+        correct, verdict = judge_answer(pz, cards)
+    if as_json:
+        click.echo(json.dumps({"id": pz.id, "valid": res.valid, "reason": res.reason or None,
+                               "correct": correct, "verdict": verdict or None}))
+    elif not res.valid:
+        click.echo(one_line(f"invalid: {pz.id}: {res.reason}"))
+    elif correct is False:
+        click.echo(one_line(f"wrong: {verdict}"))
+    else:
+        click.echo(f"valid: {pz.id}: {pz.text} Answer: {'/'.join(card_str(c) for c in pz.answer)} "
+                   f"({pz.difficulty}, rating {pz.rating})")
+        if verdict:
+            click.echo(verdict)
+    sys.exit(0 if res.valid and correct is not False else 1)

@@ -1,0 +1,135 @@
+"""Puzzles from seeded random deals (docs/hand.md, "Endgame puzzles").
+
+Attempt ``a`` of seed ``S`` draws, from ``random.Random("hand-puzzle:S:a")``: the kind
+(unless asked for), the deal's seed (``Deal.random``), the endgame size (3-5 cards a
+hand) and the cards already on the current trick (0-2); a bot plays seeded random legal
+cards to that point. The bids are then chosen so that the question has exactly one
+answering class among three or more, none of it the lowest or highest legal card:
+``table``: a trick vector the table can still reach, ``safe``: a total the mover can
+force exactly after one class only, the other seats' bids a vector the table can reach
+with it. Everything follows from (seed, attempt): the same seed gives the same puzzles.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from solver.hand import HAND_SIZE, NUM_SEATS, Deal, Position, Round, cards_of
+from solver.handsolve import reachable, seat_bounds
+
+from .format import KINDS, SAFE, TABLE, HandPuzzle, puzzle_id
+from .solve import NODES, after, choices, classes, difficulty_of, natural_cards, rating_of, stated_line
+
+SIZES = (3, 4, 5)
+
+
+def attempt_rng(seed: int, attempt: int) -> tuple[random.Random, str, int]:
+    """The random source of attempt ``attempt`` of ``seed``, after its first two draws:
+    (the source, the kind drawn, the deal's seed)."""
+    rng = random.Random(f"hand-puzzle:{seed}:{attempt}")
+    kind = rng.choice(KINDS)
+    return rng, kind, rng.randrange(2 ** 32)
+
+
+def _walk(rng: random.Random, deal: Deal, cards: int, on_table: int) -> tuple[list[int], Position]:
+    r = Round(deal)
+    plays: list[int] = []
+    for _ in range((HAND_SIZE - cards) * NUM_SEATS + on_table):
+        c = rng.choice(cards_of(r.legal_mask()))
+        r.push(c)
+        plays.append(c)
+    return plays, r.position()
+
+
+def _bids(rng: random.Random, p: Position, kind: str, nodes: int) -> tuple[int, int, int, int] | None:
+    """Bids that make ``p`` a puzzle of ``kind``, or None."""
+    gs = classes(p)
+    if len(gs) < 3:
+        return None
+    low, high = natural_cards(p)
+    natural = set(low) | set(high)
+    seat = p.to_move
+    whole = reachable(p, nodes=nodes).vectors
+    if whole is None:
+        return None
+    if kind == TABLE:
+        per = []
+        for g in gs:
+            v = reachable(after(p, g[0]), nodes=nodes).vectors
+            if v is None:
+                return None
+            per.append(v)
+        cands = sorted(v for v in whole if sum(v in s for s in per) == 1
+                       and not natural & set(gs[next(i for i, s in enumerate(per) if v in s)]))
+        return rng.choice(cands) if cands else None
+    exacts = []
+    for g in gs:
+        e = seat_bounds(after(p, g[0]), seat, nodes=nodes).exact
+        if e is None:
+            return None
+        exacts.append(set(e))
+    ok = [b for b in range(HAND_SIZE + 1) if sum(b in e for e in exacts) == 1
+          and not natural & set(gs[next(i for i, e in enumerate(exacts) if b in e)])]
+    if not ok:
+        return None
+    b = rng.choice(ok)
+    with_b = sorted(v for v in whole if v[seat] == b)
+    return rng.choice(with_b)
+
+
+def generate_one(seed: int, attempt: int, kind: str | None = None, difficulty: str | None = None,
+                 sizes: tuple[int, ...] = SIZES, nodes: int = NODES) -> HandPuzzle | None:
+    """The puzzle of attempt ``attempt`` of ``seed``, or None if that deal makes none (of
+    the kind and difficulty asked for)."""
+    rng, k, deal_seed = attempt_rng(seed, attempt)
+    kind = kind or k
+    cards = rng.choice(sizes)
+    on_table = rng.choice((0, 0, 1, 2))
+    deal = Deal.random(deal_seed)
+    plays, p = _walk(rng, deal, cards, on_table)
+    bids = _bids(rng, p, kind, nodes)
+    if bids is None:
+        return None
+    p = p.with_bids(bids)
+    seat = p.to_move
+    chs = choices(p, kind, seat, bids, nodes)
+    if any(k is None for _, k in chs):
+        return None
+    answers = [g for g, k in chs if k]
+    if len(answers) != 1:  # pragma: no cover  (the bids were chosen for one)
+        return None
+    got = stated_line(p, kind, seat, bids, nodes)
+    if got is None:  # pragma: no cover
+        return None
+    line, depth = got
+    wrong = len(chs) - 1
+    rating = rating_of(depth, wrong)
+    diff = difficulty_of(rating)
+    if difficulty is not None and diff != difficulty:
+        return None
+    return HandPuzzle(
+        id=puzzle_id(kind, seed, attempt), kind=kind, rule="exact", deal=deal, bids=bids, plays=tuple(plays),
+        position=str(p), seat=seat, answer=answers[0], line=tuple(line),
+        choices=tuple((g, bool(k)) for g, k in chs), difficulty=diff, rating=rating, depth=depth, wrong=wrong,
+        cards_per_hand=cards, seed=seed, attempt=attempt, deal_seed=deal_seed)
+
+
+def generate(count: int, seed: int = 1, difficulty: str | None = None, kind: str | None = None,
+             max_attempts: int | None = None, sizes: tuple[int, ...] = SIZES,
+             nodes: int = NODES) -> Iterator[HandPuzzle]:
+    """Up to ``count`` puzzles from attempts 0, 1, 2, ... of ``seed`` (at most
+    ``max_attempts`` attempts, default 200 per puzzle asked for)."""
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind {kind!r}: one of {', '.join(KINDS)}")
+    limit = max_attempts if max_attempts is not None else 200 * max(count, 1)
+    made = 0
+    for a in range(limit):
+        if made >= count:
+            return
+        pz = generate_one(seed, a, kind, difficulty, sizes, nodes)
+        if pz is not None:
+            made += 1
+            yield pz
+
+
+__all__ = ["SAFE", "TABLE", "attempt_rng", "generate", "generate_one"]
