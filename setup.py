@@ -108,14 +108,15 @@ def kernel_extensions() -> list[Extension]:
             # settings otherwise, a cache of its own under build/
             options = ["--python-version", f"{sys.version_info.major}.{sys.version_info.minor}",
                        "--cache-dir", str(Path("build") / "mypyc-cache")]
-            note("compiling the search kernel with mypyc (solver/_kernel; HANABI_NO_COMPILE=1 skips it)")
+            note("compiling the search kernels with mypyc (solver/_kernel, solver/_kernel/hand; "
+                 "HANABI_NO_COMPILE=1 skips it)")
             try:
                 return mypycify(options + paths, opt_level="3", group_name=stamp.GROUP_NAME)
             except TypeError:  # an older mypyc without group_name: its shared library at the top level
                 return mypycify(options + paths, opt_level="3")
         except (Exception, SystemExit) as e:  # mypyc reports type errors by exiting
             why = f"mypyc failed ({type(e).__name__}: {e})"
-    note(f"the search kernel stays pure Python: {why}")
+    note(f"the search kernels stay pure Python: {why}")
     return []
 
 
@@ -143,7 +144,7 @@ class BuildKernel(build_ext):
         try:
             super().run()
         except Exception as e:
-            note(f"the search kernel stays pure Python: compiling it failed ({type(e).__name__}: {e})")
+            note(f"the search kernels stay pure Python: compiling them failed ({type(e).__name__}: {e})")
             self.extensions = []  # (nothing built: nothing for the wheel to collect)
 
 
@@ -152,6 +153,6 @@ class BuildKernel(build_ext):
 WHY_NOT = why_not_compile()
 PLACEHOLDER = [Extension(stamp.GROUP_NAME + "__mypyc", sources=[])] if WHY_NOT is None else []
 if WHY_NOT is not None:
-    note(f"the search kernel stays pure Python: {WHY_NOT}")
+    note(f"the search kernels stay pure Python: {WHY_NOT}")
 
 setup(ext_modules=PLACEHOLDER, cmdclass={"build_ext": BuildKernel})
