@@ -94,8 +94,22 @@ def rule_option(f: Any) -> Any:
                         help="Scoring: exact bids (the printed sheet) or 'at least' the bid.")(f)
 
 
+def print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: the package's version and which Hand search kernel runs (the solver
+    imported only here, not for every command)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from solver.handsolve import kernel
+
+    click.echo(f"{ctx.info_name}, version {version('hanabi-solver')}\n{kernel.describe()}")
+    ctx.exit()
+
+
 @click.group(cls=HandGroup)
-@click.version_option(package_name="hanabi-solver")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=print_version,
+              help="Show the version and the Hand search kernel in use (pure or compiled), and exit.")
 def hand() -> None:
     """Hand (Hareega): deals, replays, and what every seat can force with every card visible."""
 

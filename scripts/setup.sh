@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment and install the project into it.
 # VENV picks the folder (default .venv); FRESH=1 recreates it. The install compiles the
-# search kernel with mypyc (setup.py) unless HANABI_NO_COMPILE=1; a later run rebuilds it
-# when the kernel's source has changed since (until then the pure source runs).
+# search kernels (Hanabi's and Hand's) with mypyc (setup.py) unless HANABI_NO_COMPILE=1; a
+# later run rebuilds them when a kernel's source has changed since (until then the pure
+# source runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -11,8 +12,9 @@ if [ "${FRESH:-0}" = 1 ]; then rm -rf "$VENV"; fi
 if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
 fi
-# what the compiled kernel is built from: its build script and the kernel's source
-kernel_src=$(cat setup.py solver/search/_stamp.py solver/search/{position,bounds,dfs,relaxed}.py | sha256sum)
+# what the compiled kernels are built from: the build script and the kernels' source
+kernel_src=$(cat setup.py solver/search/_stamp.py solver/search/{position,bounds,dfs,relaxed}.py \
+    solver/handsolve/{tables,search,budget}.py | sha256sum)
 tried="$VENV/.kernel-tried"  # the kernel_src of the last build attempt (one attempt per source)
 stamp="$VENV/.installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
@@ -21,17 +23,19 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     if [ "${HANABI_NO_COMPILE:-0}" != 1 ]; then echo "$kernel_src" > "$tried"; fi
     touch "$stamp"
 fi
-# The compiled kernel is current when each compiled module's stamp is the hash of its
-# source (solver/search/kernel.py); otherwise rebuild it in place (an editable install
-# never runs it stale: the pure source runs meanwhile). Quick when nothing changed.
+# The compiled kernels are current when each compiled module's stamp is the hash of its
+# source (solver/search/kernel.py, solver/handsolve/kernel.py); otherwise rebuild them in
+# place (an editable install never runs them stale: the pure source runs meanwhile).
+# Quick when nothing changed.
 if [ "${HANABI_NO_COMPILE:-0}" != 1 ]; then
-    current='import sys; from solver.search import kernel; sys.exit(kernel.compiled_kernel()[0] is None)'
-    if ! HANABI_KERNEL=pure "$VENV/bin/python" -c "$current" && [ "$(cat "$tried" 2>/dev/null)" != "$kernel_src" ]; then
-        echo "setup.sh: compiling the search kernel with mypyc (its source changed; about a minute)" >&2
+    current='import sys; from solver.search import kernel; from solver.handsolve import kernel as hk
+sys.exit(kernel.compiled_kernel()[0] is None or hk.compiled_kernel()[0] is None)'
+    if ! HANABI_KERNEL=pure HAND_KERNEL=pure "$VENV/bin/python" -c "$current" && [ "$(cat "$tried" 2>/dev/null)" != "$kernel_src" ]; then
+        echo "setup.sh: compiling the search kernels with mypyc (its source changed; about a minute)" >&2
         "$VENV/bin/python" -m pip install -q --no-deps -e .
         echo "$kernel_src" > "$tried"
-        if ! HANABI_KERNEL=pure "$VENV/bin/python" -c "$current"; then
-            echo "setup.sh: the compiled kernel could not be built (pip install -v -e . says why); the pure one runs" >&2
+        if ! HANABI_KERNEL=pure HAND_KERNEL=pure "$VENV/bin/python" -c "$current"; then
+            echo "setup.sh: the compiled kernels could not be built (pip install -v -e . says why); the pure one runs" >&2
         fi
     fi
 fi

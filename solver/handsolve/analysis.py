@@ -22,8 +22,17 @@ from solver.hand import (
     round_score,
 )
 
-from .search import IVALID, SUIT_MASK, BudgetExhausted, Cooperative, Paranoid, down_closure, interval_bit, up_closure
-from .tables import REPS
+from .kernel import (
+    IVALID,
+    REPS,
+    SUIT_MASK,
+    BudgetExhausted,
+    Cooperative,
+    Paranoid,
+    down_closure,
+    interval_bit,
+    up_closure,
+)
 
 DEFAULT_NODES = 2_000_000  # paranoid searches: trick-boundary positions expanded, per call
 DEFAULT_COOP_NODES = 2_000_000  # cooperative programme: trick-boundary positions expanded

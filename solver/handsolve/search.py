@@ -2,7 +2,9 @@
 
 Positions are four hand masks (``hands[seat]``, bit ``suit * 8 + rank``), the seat leading
 the current trick, and the trick's cards so far. Everything here is plain ints and lists
-of ints (mypyc-friendly: no closures in the hot paths, no dynamic attributes).
+of ints (mypyc-friendly: no closures in the hot paths, no dynamic attributes). This module
+and :mod:`.tables` are the Hand kernel: compiled with mypyc by setup.py where it can be;
+import them through :mod:`solver.handsolve.kernel`, never directly.
 
 Paranoid: one seat ``s`` against the other three playing together. :meth:`Paranoid.force`
 answers "can ``s`` force its tricks from here into ``[lo, hi]``?" by an AND-OR search
@@ -22,15 +24,14 @@ from __future__ import annotations
 
 from typing import Final
 
+# (absolute: the compiled copy, solver/_kernel/hand/search.py, raises the same class)
+from solver.handsolve.budget import BudgetExhausted
+
 from .tables import COUNT, DUCK, PEXT, REPS, TOPRUN
 
 SUIT_MASK: Final[tuple[int, int, int, int]] = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
 INF: Final = 99
 VEC_WEIGHT: Final[tuple[int, int, int, int]] = (1, 9, 81, 729)  # bit offset of one trick for each seat
-
-
-class BudgetExhausted(Exception):
-    """The search spent its node budget before deciding the question."""
 
 
 def canonical(h0: int, h1: int, h2: int, h3: int) -> int:

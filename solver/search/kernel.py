@@ -26,16 +26,15 @@ differential test runs both side by side).
 """
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
-import importlib.util
 import os
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..errors import KernelUnavailableError, SearchTimeout, UnknownOptionError
-from ._stamp import COMPILED_PACKAGE, KERNEL_MODULES, STAMP_NAME, file_hash
+from ..errors import SearchTimeout
+from . import _loader
+from ._loader import MODES
+from ._stamp import COMPILED_PACKAGE, KERNEL_MODULES
 
 __all__ = [
     "IMPLEMENTATION", "NOTE", "MODES", "Kernel", "load", "describe", "compiled_kernel", "source_hashes",
@@ -45,7 +44,6 @@ __all__ = [
     "CHECK_EVERY", "DEFAULT_MEMO_CAP", "ORDERS",
 ]
 
-MODES = ("auto", "pure", "compiled")
 SOURCE_DIR = Path(__file__).resolve().parent
 PURE_PACKAGE = __name__.rpartition(".")[0]  # solver.search
 
@@ -68,59 +66,31 @@ def describe() -> str:
 
 def source_hashes(source_dir: Path = SOURCE_DIR) -> dict[str, str]:
     """The stamp each compiled module must carry: the hash of its current source."""
-    return {name: file_hash(source_dir / f"{name}.py") for name in KERNEL_MODULES}
-
-
-def _pure(note: str) -> Kernel:
-    p, b, d, r = (importlib.import_module(f"{PURE_PACKAGE}.{name}") for name in KERNEL_MODULES)
-    return Kernel("pure", p, b, d, r, note)
+    return _loader.source_hashes(source_dir, KERNEL_MODULES)
 
 
 def compiled_kernel(hashes: dict[str, str] | None = None) -> tuple[Kernel | None, str]:
     """The compiled kernel when it is built, imports and was built from the current source
     (``hashes``: the stamps to expect, default :func:`source_hashes`); otherwise None and
     why not."""
-    not_built = ("the compiled kernel is not built: {}; pip install and scripts/setup.sh build it when mypyc and a "
-                 "C compiler are there, unless HANABI_NO_COMPILE=1")
-    try:
-        hashes = source_hashes() if hashes is None else hashes
-        if importlib.util.find_spec(COMPILED_PACKAGE) is None:
-            return None, not_built.format(f"no {COMPILED_PACKAGE}")
-        mods = []
-        for name in KERNEL_MODULES:
-            full = f"{COMPILED_PACKAGE}.{name}"
-            spec = importlib.util.find_spec(full)
-            origin = spec.origin if spec is not None else None
-            if origin is None or not origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-                return None, not_built.format(f"no extension module {full}")
-            mods.append(importlib.import_module(full))
-    except Exception as e:  # (a broken build: whatever it raises, the pure kernel still runs)
-        return None, f"the compiled kernel does not import: {type(e).__name__}: {e}"
-    stale = [name for name, mod in zip(KERNEL_MODULES, mods) if getattr(mod, STAMP_NAME, None) != hashes[name]]
-    if stale:
-        files = ", ".join(f"solver/search/{name}.py" for name in stale)
-        return None, (f"the compiled kernel is stale: {files} changed since it was built; "
-                      f"scripts/setup.sh (or pip install) rebuilds it")
+    mods, why = _loader.compiled_modules(COMPILED_PACKAGE, KERNEL_MODULES,
+                                         source_hashes() if hashes is None else hashes, "solver/search")
+    if mods is None:
+        return None, why
     p, b, d, r = mods
-    note = f"the mypyc build of the current source, {COMPILED_PACKAGE}"
-    return Kernel("compiled", p, b, d, r, note), ""
+    return Kernel("compiled", p, b, d, r, why), ""
 
 
 def load(mode: str | None = None, hashes: dict[str, str] | None = None) -> Kernel:
     """The kernel ``mode`` asks for (default: ``HANABI_KERNEL``, else ``auto``; see the module
-    docstring); ``hashes`` as :func:`compiled_kernel` takes it."""
+    docstring and :func:`solver.search._loader.pick`); ``hashes`` as :func:`compiled_kernel`
+    takes it."""
     if mode is None:
         mode = os.environ.get("HANABI_KERNEL") or "auto"
-    if mode not in MODES:
-        raise UnknownOptionError("HANABI_KERNEL value", mode, MODES)
-    if mode == "pure":
-        return _pure("HANABI_KERNEL=pure")
-    kernel, why = compiled_kernel(hashes)
-    if kernel is not None:
-        return kernel
-    if mode == "compiled":
-        raise KernelUnavailableError(f"HANABI_KERNEL=compiled, but {why}")
-    return _pure(why)  # (silently: NOTE says why, and hanabi --version prints it)
+    impl, mods, note = _loader.pick(mode, "HANABI_KERNEL", PURE_PACKAGE, COMPILED_PACKAGE, KERNEL_MODULES,
+                                    source_hashes() if hashes is None else hashes, "solver/search")
+    p, b, d, r = mods
+    return Kernel(impl, p, b, d, r, note)
 
 
 if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the same)
