@@ -360,4 +360,5 @@ def main() -> None:
 __all__ = ["hand", "main", "read_position", "read_source", "one_line"]
 
 
+from . import analyse as _analyse  # noqa: E402,F401  (registers ``hand analyse`` and ``hand report``)
 from . import puzzle as _puzzle  # noqa: E402,F401  (registers ``hand puzzle``)

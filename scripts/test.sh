@@ -7,7 +7,7 @@ VENV=${VENV:-.venv}
 # lint and types first (seconds): ruff on the whole tree, mypy on the rules engines (strict,
 # see [tool.mypy] in pyproject.toml), the search, and the hand command
 "$VENV/bin/ruff" check --quiet .
-"$VENV/bin/mypy" --no-error-summary solver/game/ solver/search/ solver/hand/ solver/handsolve/ hand_cli/
+"$VENV/bin/mypy" --no-error-summary solver/game/ solver/search/ solver/hand/ solver/handsolve/ solver/handanalysis/ hand_cli/
 # which search kernel the tests run on (HANABI_KERNEL=compiled, as CI sets it, fails here
 # at once, saying why, when the compiled kernel is not built or is stale)
 "$VENV/bin/python" -c 'import solver.search.kernel as k; print(k.describe())'

@@ -12,7 +12,8 @@ from itertools import islice
 import pytest
 
 from solver.analysis.jobs import Jobs, SeedRange, make_jobs
-from solver.analysis.run import IN_FLIGHT, _pool_results, count_skipped, pending_jobs, run_batch
+from solver.analysis.pool import IN_FLIGHT
+from solver.analysis.run import _pool_results, count_skipped, pending_jobs, run_batch
 from solver.analysis.store import Row, Store
 from solver.game import MalformedError, game_from_json
 from solver.portfolio import replay_score, solve, to_engine_line

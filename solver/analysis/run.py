@@ -13,14 +13,12 @@ range's size is arithmetic and its stored keys are one index range scan of the s
 from __future__ import annotations
 
 import math
-import os
-import signal
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import islice
 from typing import TypedDict
 
 from .jobs import Jobs, solve_job
+from .pool import JobError, batched, dask_results, default_workers, pool_results
 from .store import Row, Store, rules_text
 
 Budgets = Collection[tuple[int, str]]  # (player count, stored budget) pairs: see larger_budgets
@@ -34,11 +32,6 @@ class SkipFlags(TypedDict):
     kept_budgets: Budgets
 
 BATCH = 2000  # jobs checked against the store at once
-IN_FLIGHT = 4  # chunks of jobs per worker handed out ahead (process pool and Dask)
-
-
-class JobError(Exception):
-    """A job failed inside a worker (its key and the one-line reason)."""
 
 
 @dataclass
@@ -61,26 +54,6 @@ def _solve_safe(args) -> tuple[str, Row | str]:
 
 def _solve_chunk(chunk: list[dict], timeout: float | None) -> list[tuple[str, Row | str]]:
     return [_solve_safe((job, timeout)) for job in chunk]
-
-
-def _init_worker():
-    """A pool worker ignores Ctrl-C (the parent stops the pool) and dies quietly on
-    SIGTERM (the parent's handler, inherited through fork, is not for it)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def default_workers() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-def _batched(items: Iterable, size: int) -> Iterator[list]:
-    it = iter(items)
-    while chunk := list(islice(it, size)):
-        yield chunk
 
 
 def exceeds(a: dict, b: dict) -> bool:
@@ -148,7 +121,7 @@ def pending_jobs(jobs: Iterable[dict], store: Store, *, redo_open: bool = False,
     """The jobs not yet stored (or stored but to be redone), in order, checking the store
     :data:`BATCH` jobs at a time."""
     flags: SkipFlags = {"redo_open": redo_open, "redo_undecided": redo_undecided, "kept_budgets": kept_budgets}
-    for batch in _batched(jobs, BATCH):
+    for batch in batched(jobs, BATCH):
         done = _skipped(batch, store, flags)
         for j in batch:
             if j["name"] not in done:
@@ -182,7 +155,7 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
     if not n:
         results: Iterable = iter(())
     elif dask is not None:
-        results = _dask_results(pending, n, timeout, workers, dask)
+        results = dask_results(pending, n, _solve_chunk, timeout, workers, dask)
     elif workers == 1 or n <= 1:
         results = (_solve_safe((j, timeout)) for j in pending)
     else:
@@ -212,86 +185,8 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
     return BatchResult(len(jobs), skipped, solved, meanwhile, jobs.repeats, unchanged)
 
 
-def _pool_context():
-    """Workers come from a fork server (a clean process that has imported the solver), not
-    from forks of this one: a fork copies whatever locks this process's threads hold (the
-    SAT timer's, OR-Tools' thread pool, a test runner's), and a worker that needs one then
-    waits forever. Where there is no fork server (not POSIX), the platform's default."""
-    import multiprocessing as mp
-
-    if "forkserver" not in mp.get_all_start_methods():  # pragma: no cover - not POSIX
-        return mp.get_context()
-    ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["solver.analysis.jobs", "solver.portfolio"])
-    return ctx
+PRELOAD = ("solver.analysis.jobs", "solver.portfolio")  # what the fork server imports once
 
 
 def _pool_results(pending: Iterator[dict], n: int, timeout, workers: int) -> Iterator:
-    """Results from a process pool, chunks of jobs handed out as others come back (at
-    most ``IN_FLIGHT`` per worker), so the jobs are read from ``pending`` (and the store)
-    in this thread, as they are needed."""
-    import queue
-
-    ctx = _pool_context()
-    chunks = _batched(pending, max(1, min(8, n // (workers * 50) or 1)))
-    back: queue.SimpleQueue = queue.SimpleQueue()
-    pool = ctx.Pool(workers, initializer=_init_worker)
-    try:
-        in_flight = 0
-        for chunk in islice(chunks, workers * IN_FLIGHT):
-            pool.apply_async(_solve_chunk, (chunk, timeout), callback=back.put,
-                             error_callback=lambda e: back.put(e))
-            in_flight += 1
-        while in_flight:
-            out = back.get()
-            in_flight -= 1
-            if isinstance(out, BaseException):
-                raise out
-            nxt = next(chunks, None)
-            if nxt is not None:
-                pool.apply_async(_solve_chunk, (nxt, timeout), callback=back.put,
-                                 error_callback=lambda e: back.put(e))
-                in_flight += 1
-            yield from out
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
-
-
-def _dask_results(pending: Iterator[dict], n: int, timeout, workers: int, where: str) -> Iterator:
-    """Jobs go out in chunks, at most a few per worker in flight, so millions of jobs
-    never sit in the scheduler's memory (or this one's) at once."""
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:  # pragma: no cover - dask is a dependency
-        raise JobError("dask.distributed is not installed (pip install 'dask[distributed]')") from None
-    cluster = None
-    try:
-        if where == "local":
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=40)
-            client = Client(cluster)
-        else:
-            try:
-                client = Client(where, timeout=10)
-            except (OSError, TimeoutError, ValueError) as e:
-                raise JobError(f"cannot reach the Dask scheduler at {where}: {e}") from None
-        try:
-            nworkers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
-            chunks = _batched(pending, max(1, min(50, n // (nworkers * 20) or 1)))
-            futures = as_completed()
-            for chunk in islice(chunks, nworkers * IN_FLIGHT):
-                futures.add(client.submit(_solve_chunk, chunk, timeout, pure=False))
-            for fut in futures:
-                out = fut.result()
-                fut.release()
-                nxt = next(chunks, None)
-                if nxt is not None:
-                    futures.add(client.submit(_solve_chunk, nxt, timeout, pure=False))
-                yield from out
-        finally:
-            client.close()
-    finally:
-        if cluster is not None:
-            cluster.close()
+    return pool_results(pending, n, _solve_chunk, timeout, workers, PRELOAD)

@@ -33,13 +33,11 @@ import hashlib
 import json
 import math
 import sqlite3
-import urllib.parse
 from collections.abc import Collection, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..errors import StoreError
+from .sqlite import SqliteFile
 
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another one's lock
@@ -135,103 +133,20 @@ class Row:
         return None
 
 
-SQLITE_MAGIC = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite 3 file
-
-
-def _cause(e: sqlite3.Error, timeout: float) -> str:
-    """The cause of an SQLite error in plain words."""
-    text = str(e)
-    low = text.lower()
-    if "full" in low:
-        return "the disk is full (the rows stored before are kept)"
-    if "locked" in low or "busy" in low:
-        return f"the store is locked by another process (waited {timeout:g} s); try again when it is done"
-    if "readonly" in low or "read-only" in low:
-        return "the store is read-only"
-    if "unable to open" in low:
-        return "cannot open the file"
-    if "malformed" in low or "not a database" in low or "corrupt" in low:
-        return f"the file is corrupt ({text})"
-    return text
-
-
-class Store:
+class Store(SqliteFile):
     """``Store(path)`` opens (creating if needed) a result database; ``create=False``
     needs an existing store; ``readonly=True`` opens it read-only and never writes (a
     store of an older schema is then converted in memory)."""
 
     def __init__(self, path, *, create: bool = True, readonly: bool = False, busy_timeout: float | None = None):
-        self.path = str(path)
-        self.busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
-        self.readonly = readonly
-        self._check_path(create and not readonly)
-        try:
-            if readonly:
-                self.db = self._connect_readonly()
-            else:
-                self.db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-        except sqlite3.Error as e:
-            raise StoreError(f"{self.path}: not a readable result store: {_cause(e, self.busy_timeout)}") from None
+        self._connect(path, create=create, readonly=readonly,
+                      busy_timeout=BUSY_TIMEOUT if busy_timeout is None else busy_timeout)
         try:
             with self._sql("open"):
                 self._init_schema(create and not readonly)
         except BaseException:
             self.db.close()
             raise
-
-    def _check_path(self, create: bool) -> None:
-        if not self.path:
-            raise StoreError("the store's path is empty: name a file, e.g. --db results.sqlite")
-        p = Path(self.path)
-        if p.is_dir():
-            raise StoreError(f"{self.path}: is a folder, not a store")
-        if not p.exists():
-            if not create:
-                raise StoreError(f"{self.path}: no such store")
-            parent = p.parent if str(p.parent) else Path(".")
-            if not parent.is_dir():
-                raise StoreError(f"{self.path}: cannot create the store: folder {str(parent)!r} does not exist")
-            return
-        # SQLite would take a short non-SQLite file for an empty database and overwrite it
-        try:
-            with open(p, "rb") as fh:
-                head = fh.read(len(SQLITE_MAGIC))
-        except OSError as e:
-            raise StoreError(f"{self.path}: cannot read file: {e.strerror or e}") from None
-        if head and head != SQLITE_MAGIC:
-            raise StoreError(f"{self.path}: not a readable result store (not an SQLite file)")
-        if not head and not create:
-            raise StoreError(f"{self.path}: empty file, not a result store")
-
-    def _connect_readonly(self) -> sqlite3.Connection:
-        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"
-        db = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None)
-        try:
-            db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
-            return db
-        except sqlite3.OperationalError:
-            db.close()
-        # a WAL store on a read-only medium: nobody can be writing it, read it as immutable
-        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
-        try:
-            db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
-        except sqlite3.Error:
-            db.close()
-            raise
-        return db
-
-    @contextmanager
-    def _sql(self, doing: str):
-        """SQLite errors as one-line :class:`StoreError`\\ s naming the file and the cause."""
-        try:
-            yield
-        except sqlite3.Error as e:
-            if self.db.in_transaction:
-                try:
-                    self.db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            raise StoreError(f"{self.path}: cannot {doing} the store: {_cause(e, self.busy_timeout)}") from None
 
     # --- the schema ------------------------------------------------------------------
 
@@ -355,15 +270,6 @@ class Store:
         mem.executemany(self._insert_sql("INSERT OR IGNORE", V2_FIELDS), rows)
         self.db.close()
         self.db = mem
-
-    def close(self):
-        self.db.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     # --- writing -------------------------------------------------------------------
 

@@ -1,0 +1,131 @@
+"""``hand analyse`` and ``hand report``: deal statistics at scale (docs/hand.md, "Deal
+statistics"), through the same store and worker machinery as ``hanabi analyse``.
+
+Bad input (a negative count, an unreadable or foreign store, a store made with other
+budgets, an unwritable plot folder) is one line ``error: ...`` and exit code 2.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import sys
+import time
+
+import click
+
+from solver.hand import MalformedError
+
+from .cli import hand
+
+
+@hand.command()
+@click.option("--deals", "count", type=click.IntRange(1), required=True, help="How many deals.")
+@click.option("--seed", "start", type=click.IntRange(0), default=1, show_default=True,
+              help="The first deal's seed: the deals are Deal.random(SEED), ..., Deal.random(SEED + DEALS - 1).")
+@click.option("--db", "db_path", default="hand-deals.sqlite", show_default=True, help="The deal store (SQLite).")
+@click.option("--jobs", "workers", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
+@click.option("--dask", "use_dask", is_flag=True, help="Run on a local Dask cluster.")
+@click.option("--scheduler", help="Run on an existing Dask cluster: tcp://host:port.")
+@click.option("--nodes", type=click.IntRange(1), default=None,
+              help="Node budget of each paranoid search (deterministic; default the solver's).")
+@click.option("--coop-nodes", type=click.IntRange(1), default=None,
+              help="Node budget of the cooperative search (deterministic; default the solver's).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="The run's counts as one JSON object.")
+def analyse(count: int, start: int, db_path: str, workers: int | None, use_dask: bool, scheduler: str | None,
+            nodes: int | None, coop_nodes: int | None, quiet: bool, as_json: bool) -> None:
+    """Analyse DEALS seeded random deals, every card visible, and store each: every seat's
+    bid table and bounds, and the trick vectors the table can reach.
+
+    A rerun skips the deals the store holds; a killed run loses nothing that finished."""
+    from solver.analysis.cli import _terminate_as_interrupt
+    from solver.analysis.pool import JobError
+    from solver.analysis.progress import Progress
+    from solver.handanalysis import DealRow, HandStore, run_deals
+    from solver.handsolve import DEFAULT_COOP_NODES, DEFAULT_NODES
+
+    if use_dask and scheduler:
+        raise MalformedError("give --dask (a local cluster) or --scheduler ADDRESS, not both")
+    budget = {"nodes": nodes or DEFAULT_NODES, "coop_nodes": coop_nodes or DEFAULT_COOP_NODES}
+    store = HandStore(db_path, budget)
+    rows_before = len(store)
+    where = "local" if use_dask else scheduler
+    t0 = time.monotonic()
+    bar: Progress | None = None
+    complete = 0
+
+    def on_start(n: int) -> None:
+        nonlocal bar
+        if not quiet and n:
+            bar = Progress(n, f"analysing {n} deals")
+
+    def progress(row: DealRow) -> None:
+        nonlocal complete
+        complete += row.complete
+        if bar is not None:
+            bar.update(1, f"seed {row.seed}")
+
+    try:
+        with _terminate_as_interrupt():
+            res = run_deals(start, count, store, workers=workers, dask=where, progress=progress, on_start=on_start)
+    except JobError as e:
+        raise MalformedError(str(e)) from None
+    except KeyboardInterrupt as e:
+        if bar is not None:
+            bar.close()
+        with contextlib.suppress(Exception):
+            if store.db.in_transaction:
+                store.db.execute("ROLLBACK")
+        try:
+            added = f"{len(store) - rows_before} deals"
+        except ValueError:
+            added = "the deals"
+        store.close()
+        signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
+        name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+        click.echo(f"{db_path}: stopped by {name}: {added} this run analysed are stored; "
+                   f"run the same command again to go on", err=True)
+        sys.exit(128 + signum)
+    finally:
+        if bar is not None:
+            bar.close()
+        store.close()
+    dt = time.monotonic() - t0
+    if as_json:
+        click.echo(json.dumps({"store": db_path, "total": res.total, "analysed": res.analysed,
+                               "skipped": res.skipped, "complete": complete, "seconds": round(dt, 3)}))
+        return
+    rate = f", {res.analysed / dt:.2f} deals/s" if res.analysed and dt > 0 else ""
+    click.echo(f"{db_path}: {res.analysed} deals analysed in {dt:.1f} s{rate} ({complete} fully decided); "
+               f"{res.skipped} already stored; {res.total} in all")
+
+
+@hand.command()
+@click.argument("db_path", metavar="DB", type=click.Path(dir_okay=False))
+@click.option("--plot", "plot_dir", help="Write PNG charts into this folder.")
+@click.option("--markdown", is_flag=True, help="The README tables (Markdown) instead of the text summary.")
+@click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object.")
+def report(db_path: str, plot_dir: str | None, markdown: bool, as_json: bool) -> None:
+    """Summarise a deal store (opened read-only, never changed): best bids, guaranteed
+    scores and exact guarantees by seat place, the sums of the best bids, reachability,
+    the value of leading."""
+    from solver.handanalysis import HandStore, format_markdown, format_text, plot, summarise
+
+    if markdown and as_json:
+        raise MalformedError("give --markdown or --json, not both")
+    if plot_dir is not None and not plot_dir:
+        raise MalformedError("--plot: empty folder name")
+    with HandStore(db_path, None, create=False, readonly=True) as store:
+        summary = summarise(store.rows(), db_path)
+    if plot_dir:
+        try:
+            summary["plots"] = plot(summary, plot_dir)
+        except OSError as e:
+            raise MalformedError(f"{plot_dir}: cannot write: {e.strerror or e}") from None
+    if as_json:
+        click.echo(json.dumps(summary))
+    elif markdown:
+        click.echo(format_markdown(summary))
+    else:
+        click.echo(format_text(summary))
