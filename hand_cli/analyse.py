@@ -6,10 +6,7 @@ budgets, an unwritable plot folder) is one line ``error: ...`` and exit code 2.
 """
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
-import sys
 import time
 
 import click
@@ -39,7 +36,7 @@ def analyse(count: int, start: int, db_path: str, workers: int | None, use_dask:
     bid table and bounds, and the trick vectors the table can reach.
 
     A rerun skips the deals the store holds; a killed run loses nothing that finished."""
-    from solver.analysis.cli import _terminate_as_interrupt
+    from solver.analysis.cli import _terminate_as_interrupt, stop_interrupted
     from solver.analysis.pool import JobError
     from solver.analysis.progress import Progress
     from solver.handanalysis import DealRow, HandStore, run_deals
@@ -74,19 +71,7 @@ def analyse(count: int, start: int, db_path: str, workers: int | None, use_dask:
     except KeyboardInterrupt as e:
         if bar is not None:
             bar.close()
-        with contextlib.suppress(Exception):
-            if store.db.in_transaction:
-                store.db.execute("ROLLBACK")
-        try:
-            added = f"{len(store) - rows_before} deals"
-        except ValueError:
-            added = "the deals"
-        store.close()
-        signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
-        name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
-        click.echo(f"{db_path}: stopped by {name}: {added} this run analysed are stored; "
-                   f"run the same command again to go on", err=True)
-        sys.exit(128 + signum)
+        stop_interrupted(e, store, rows_before, db_path, "deals", "analysed")
     finally:
         if bar is not None:
             bar.close()

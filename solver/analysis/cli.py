@@ -6,6 +6,7 @@ import json
 import signal
 import sys
 import time
+from typing import NoReturn
 
 import click
 
@@ -145,21 +146,7 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
     except KeyboardInterrupt as e:
         if bar is not None:
             bar.close()
-        # the rows this run added, counted in the store: the signal may come between a
-        # row's commit and the progress callback (a transaction it cut short is rolled back)
-        with contextlib.suppress(Exception):
-            if store.db.in_transaction:
-                store.db.execute("ROLLBACK")
-        try:
-            added = f"{len(store) - rows_before} rows"
-        except ValueError:
-            added = "the rows"
-        store.close()
-        signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
-        name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
-        click.echo(f"{db_path}: stopped by {name}: {added} this run solved are stored; "
-                   f"run the same command again to go on", err=True)
-        sys.exit(128 + signum)
+        stop_interrupted(e, store, rows_before, db_path, "rows", "solved")
     finally:
         if bar is not None:
             bar.close()
@@ -181,6 +168,26 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
         more += f"; {res.repeats} inputs repeat an earlier game (solved once)"
     click.echo(f"{db_path}: {res.solved} solved in {dt:.1f} s{rate} ({stats['exact']} exact, "
                f"{stats['winnable']} winnable); {res.skipped} already stored; {res.total} in all{more}")
+
+
+def stop_interrupted(e: KeyboardInterrupt, store, rows_before: int, db_path, noun: str, verb: str) -> NoReturn:
+    """A batch stopped by Ctrl-C or SIGTERM (:func:`_terminate_as_interrupt`): a
+    transaction it cut short rolled back, the rows this run added counted in the store (the
+    signal may come between a row's commit and the progress callback), the store closed,
+    one line said ("N rows this run solved are stored"), exit code 128 + the signal."""
+    with contextlib.suppress(Exception):
+        if store.db.in_transaction:
+            store.db.execute("ROLLBACK")
+    try:
+        added = f"{len(store) - rows_before} {noun}"
+    except ValueError:
+        added = f"the {noun}"
+    store.close()
+    signum = e.args[0] if e.args and isinstance(e.args[0], int) else signal.SIGINT
+    name = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+    click.echo(f"{db_path}: stopped by {name}: {added} this run {verb} are stored; "
+               f"run the same command again to go on", err=True)
+    sys.exit(128 + signum)
 
 
 @contextlib.contextmanager

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
@@ -23,6 +24,19 @@ Work = Callable[[list, Any], list]
 
 class JobError(Exception):
     """A job failed inside a worker (its key and the one-line reason)."""
+
+
+@contextmanager
+def stopping(results: Iterator) -> Iterator[Iterator]:
+    """``with stopping(results) as rs: for r in rs: ...``: the workers behind ``results``
+    are stopped when the block ends (a store error, an interrupt), not at garbage
+    collection."""
+    try:
+        yield results
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
 
 
 def default_workers() -> int:

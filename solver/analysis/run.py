@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from .jobs import Jobs, solve_job
-from .pool import JobError, batched, dask_results, default_workers, pool_results
+from .pool import JobError, batched, dask_results, default_workers, pool_results, stopping
 from .store import Row, Store, rules_text
 
 Budgets = Collection[tuple[int, str]]  # (player count, stored budget) pairs: see larger_budgets
@@ -161,7 +161,7 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
     else:
         results = _pool_results(pending, n, timeout, workers)
     solved = meanwhile = unchanged = 0
-    try:
+    with stopping(results):
         for status, value in results:
             if status != "ok":
                 raise JobError(value)
@@ -175,10 +175,6 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
                 meanwhile += 1
             if progress:
                 progress(value)
-    finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()  # stop the workers now (a store error, an interrupt), not at garbage collection
     # every job is solved here or found stored: at the start (the count above, for on_start)
     # or, stored meanwhile by another writer, when its batch is checked against the store
     skipped = len(jobs) - (solved + meanwhile + unchanged)

@@ -16,7 +16,7 @@ from typing import cast
 
 from solver.hand import Deal
 
-from ..analysis.pool import JobError, batched, dask_results, default_workers, pool_results
+from ..analysis.pool import JobError, batched, dask_results, default_workers, pool_results, stopping
 from ..handsolve.stats import deal_stats
 from .store import DealRow, HandStore, SeatRow
 
@@ -88,7 +88,7 @@ def run_deals(start: int, count: int, store: HandStore, *, workers: int | None =
     else:
         results = pool_results(pending, n, _analyse_chunk, budget, workers, PRELOAD, chunk_size=1)
     analysed = 0
-    try:
+    with stopping(results):
         for status, value in results:
             if status != "ok":
                 raise JobError(value)  # pragma: no cover
@@ -96,10 +96,6 @@ def run_deals(start: int, count: int, store: HandStore, *, workers: int | None =
                 analysed += 1
             if progress:
                 progress(value)
-    finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()  # stop the workers now (a store error, an interrupt), not at garbage collection
     return HandBatchResult(count, count - analysed, analysed)
 
 
