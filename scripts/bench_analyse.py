@@ -4,8 +4,13 @@ share decided exactly, per-deck time percentiles, and the projected wall time fo
 GITREF`` runs the same range with an older version (a git worktree) in the same run, when
 that version has ``hanabi analyse``.
 
+``--hand``: the same for ``hand analyse`` (Hand deal statistics) on the deals of the seeds
+RANGE = ``FIRST..LAST`` (default 1..200): deals per second, the share fully decided, the
+per-deal CPU percentiles and the projected wall time for 100,000 deals with these workers.
+
     .venv/bin/python scripts/bench_analyse.py p3v0s1..100000
     .venv/bin/python scripts/bench_analyse.py p2v0s1..10000 --compare HEAD~5
+    .venv/bin/python scripts/bench_analyse.py --hand 1..200 --jobs 2
 """
 from __future__ import annotations
 
@@ -60,8 +65,13 @@ def run(tree: Path, rng: str, db: Path, args) -> tuple[float, float]:
     ``RUSAGE_CHILDREN`` misses them: the process tree is read from /proc every 0.2 s
     instead, each process's last reading kept (what it spends after the last reading, a
     fraction of 0.2 s per process, is missed)."""
-    cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--quiet",
-           "--timeout", str(args.timeout)]
+    if args.hand:
+        first, last = _hand_range(rng)
+        cmd = [sys.executable, "-m", "hand_cli", "analyse", "--deals", str(last - first + 1), "--seed", str(first),
+               "--db", str(db), "--quiet"]
+    else:
+        cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--quiet",
+               "--timeout", str(args.timeout)]
     if args.jobs:
         cmd += ["--jobs", str(args.jobs)]
     seen: dict[int, float] = {}
@@ -74,6 +84,33 @@ def run(tree: Path, rng: str, db: Path, args) -> tuple[float, float]:
     if proc.returncode:
         raise SystemExit(f"bench_analyse: {' '.join(cmd)} failed with exit code {proc.returncode}")
     return wall, sum(seen.values())
+
+
+def _hand_range(rng: str) -> tuple[int, int]:
+    try:
+        first, last = (int(x) for x in rng.split(".."))
+    except ValueError:
+        raise SystemExit(f"bench_analyse: --hand takes seeds FIRST..LAST, got {rng!r}") from None
+    if not 0 <= first <= last:
+        raise SystemExit(f"bench_analyse: --hand: empty or negative seed range {rng!r}")
+    return first, last
+
+
+def describe_hand(label: str, db: Path, times: tuple[float, float]) -> str:
+    wall, cpu = times
+    con = sqlite3.connect(db)
+    cols = ", ".join(f"best_bid_{s} IS NOT NULL" for s in range(4))
+    rows = con.execute(f"SELECT seconds, reach IS NOT NULL, {cols} FROM deals").fetchall()
+    con.close()
+    n = len(rows)
+    secs = sorted(r[0] for r in rows)
+    pct = lambda q: secs[min(n - 1, int(q * n))]  # noqa: E731
+    decided = sum(all(r[1:]) for r in rows)
+    return (f"{label:<12} {n:>7} deals  {wall:8.1f} s wall  {cpu:8.1f} s CPU ({cpu / n:.3f} s a deal)  "
+            f"{n / wall:7.2f} deals/s  decided {100 * decided / n:6.2f}%  "
+            f"per deal (CPU in the worker) mean {sum(secs) / n:6.3f} s  median {pct(0.5):6.3f} s  "
+            f"p99 {pct(0.99):6.3f} s  max {secs[-1]:6.2f} s  "
+            f"-> 100,000 deals in {100000 / (n / wall) / 3600:5.1f} h wall ({100000 * cpu / n / 3600:5.1f} CPU-hours)")
 
 
 def describe(label: str, db: Path, times: tuple[float, float]) -> str:
@@ -94,11 +131,15 @@ def describe(label: str, db: Path, times: tuple[float, float]) -> str:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("range", nargs="?", default="p3v0s1..10000")
+    ap.add_argument("range", nargs="?", default=None, help="seed range (default p3v0s1..10000; --hand: 1..200)")
+    ap.add_argument("--hand", action="store_true", help="benchmark hand analyse on the deals of seeds RANGE")
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     ap.add_argument("--compare", metavar="GITREF", help="also run an older version")
     args = ap.parse_args(argv)
+    if args.range is None:
+        args.range = "1..200" if args.hand else "p3v0s1..10000"
+    show = describe_hand if args.hand else describe
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         lines = []
@@ -108,12 +149,15 @@ def main(argv=None):
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 db = tmp / "old.sqlite"
-                lines.append(describe(args.compare, db, run(tree, args.range, db, args)))
+                lines.append(show(args.compare, db, run(tree, args.range, db, args)))
             finally:
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
         db = tmp / "new.sqlite"
-        lines.append(describe("current", db, run(ROOT, args.range, db, args)))
-    print(f"hanabi analyse {args.range} --timeout {args.timeout} --jobs {args.jobs or 'all'}")
+        lines.append(show("current", db, run(ROOT, args.range, db, args)))
+    if args.hand:
+        print(f"hand analyse (seeds {args.range}) --jobs {args.jobs or 'all'}")
+    else:
+        print(f"hanabi analyse {args.range} --timeout {args.timeout} --jobs {args.jobs or 'all'}")
     for line in lines:
         print(line)
 
