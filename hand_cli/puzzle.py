@@ -1,4 +1,4 @@
-"""``hand puzzle generate|check``: Hand endgame puzzles (docs/hand.md, "Endgame puzzles").
+"""``hand puzzle generate|check|render``: Hand endgame puzzles (docs/hand.md, "Endgame puzzles").
 
 Unreadable input (a missing file, bad JSON, a field of the wrong shape, a card that is
 not a card) is one line ``error: ...`` and exit code 2, through :class:`HandGroup`.
@@ -88,3 +88,20 @@ def check_cmd(puzzle_file: str, answer: tuple[str, ...], as_json: bool) -> None:
         if verdict:
             click.echo(verdict)
     sys.exit(0 if res.valid and correct is not False else 1)
+
+
+@puzzle.command("render")
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--out", "out_file", required=True, type=click.Path(),
+              help="The picture: .svg, .png or .pdf (the format follows the extension).")
+def render_cmd(puzzle_file: str, out_file: str) -> None:
+    """Draw PUZZLE's table: the four hands, the trick in progress, bids and tricks taken, the
+    question (nothing of the answer)."""
+    from puzzles.hand.render import output_format, render_puzzle  # matplotlib only for this command
+
+    output_format(out_file)  # a bad extension or an unwritable path, before reading and drawing
+    if not os.path.exists(puzzle_file):
+        raise MalformedError(f"{puzzle_file}: no such file")
+    pz = load_puzzle(puzzle_file)
+    path = render_puzzle(pz, out_file)
+    click.echo(f"{path}: {pz.id} ({pz.kind}, seat {pz.seat} to play, {pz.cards_per_hand} cards a hand)")
