@@ -1,4 +1,4 @@
-"""``hand puzzle generate|check|render``: Hand endgame puzzles (docs/hand.md, "Endgame puzzles").
+"""``hand puzzle generate|check|render|gallery``: Hand endgame puzzles (docs/hand.md, "Endgame puzzles").
 
 Unreadable input (a missing file, bad JSON, a field of the wrong shape, a card that is
 not a card) is one line ``error: ...`` and exit code 2, through :class:`HandGroup`.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from puzzles.hand import KINDS, check_puzzle, generate, judge_answer, load_puzzle
+from puzzles.hand import KINDS, HandPuzzle, check_puzzle, generate, judge_answer, load_puzzle
 from puzzles.hand.format import DIFFICULTIES
 from solver.hand import MalformedError, card_str, parse_card_list
 
@@ -105,3 +105,46 @@ def render_cmd(puzzle_file: str, out_file: str) -> None:
     pz = load_puzzle(puzzle_file)
     path = render_puzzle(pz, out_file)
     click.echo(f"{path}: {pz.id} ({pz.kind}, seat {pz.seat} to play, {pz.cards_per_hand} cards a hand)")
+
+
+@puzzle.command("gallery")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="The gallery's folder (docs/hand-puzzles).")
+@click.option("--seed", type=int, default=None,
+              help="Slot k of the plan takes the first puzzle of seed + k (default 2026).")
+@click.option("--from-files", is_flag=True,
+              help="Redraw the pictures and rewrite the page from the puzzle files in OUT (no generating).")
+def gallery_cmd(out_dir: str, seed: int | None, from_files: bool) -> None:
+    """Build the puzzle gallery: 12 puzzles (both kinds; easy, medium, hard), their pictures
+    and README.md with the answers folded."""
+    from puzzles.hand import gallery  # matplotlib only for this command
+
+    out = Path(out_dir)
+    if from_files:
+        if seed is not None:
+            raise MalformedError("--seed: not with --from-files (the files give the seed)")
+        if not out.is_dir():
+            raise MalformedError(f"{out_dir}: no such folder")
+        try:
+            chosen, seed = gallery.from_files(out)
+        except ValueError as e:
+            raise MalformedError(str(e)) from None
+    else:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise MalformedError(f"{out_dir}: cannot create the folder: {e.strerror or e}") from None
+        seed = gallery.DEFAULT_SEED if seed is None else seed
+
+        def show(k: int, pz: HandPuzzle) -> None:
+            click.echo(f"slot {k + 1}: {pz.id} ({pz.kind}, {pz.difficulty}, {pz.cards_per_hand} cards a hand)")
+
+        try:
+            chosen = gallery.choose(seed, on_pick=show)
+        except ValueError as e:
+            raise MalformedError(str(e)) from None
+    try:
+        gallery.write_gallery(out, chosen, seed, write_files=not from_files)
+    except OSError as e:
+        raise MalformedError(f"{out_dir}: cannot write: {e.strerror or e}") from None
+    click.echo(f"{out / 'README.md'}: {len(chosen)} puzzles, seed {seed}")
