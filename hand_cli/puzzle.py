@@ -1,4 +1,4 @@
-"""``hand puzzle generate|check``: Hand endgame puzzles (docs/hand.md, "Endgame puzzles").
+"""``hand puzzle generate|check|render|gallery``: Hand endgame puzzles (docs/hand.md, "Endgame puzzles").
 
 Unreadable input (a missing file, bad JSON, a field of the wrong shape, a card that is
 not a card) is one line ``error: ...`` and exit code 2, through :class:`HandGroup`.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from puzzles.hand import KINDS, check_puzzle, generate, judge_answer, load_puzzle
+from puzzles.hand import KINDS, HandPuzzle, check_puzzle, generate, judge_answer, load_puzzle
 from puzzles.hand.format import DIFFICULTIES
 from solver.hand import MalformedError, card_str, parse_card_list
 
@@ -32,16 +32,18 @@ def puzzle() -> None:
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None, help="Only puzzles of this difficulty.")
 @click.option("--kind", type=click.Choice(KINDS), default=None,
               help="safe (keep your bid guaranteed) or table (every bid still makeable); default both.")
-def generate_cmd(count: int, out_dir: str, seed: int, difficulty: str | None, kind: str | None) -> None:
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes for the attempts (the same puzzles, in the same order).")
+def generate_cmd(count: int, out_dir: str, seed: int, difficulty: str | None, kind: str | None, jobs: int) -> None:
     """Generate COUNT puzzles from seeded random deals into OUT (one JSON file each)."""
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise MalformedError(f"{out_dir}: cannot create the folder: {e.strerror or e}") from None
-    t0 = time.process_time()
+    t0, w0 = time.process_time(), time.perf_counter()
     made = 0
-    for pz in generate(count, seed, difficulty, kind):
+    for pz in generate(count, seed, difficulty, kind, jobs=jobs):
         path = out / f"{pz.id}.json"
         try:
             path.write_text(pz.dumps(), encoding="utf-8")
@@ -51,7 +53,10 @@ def generate_cmd(count: int, out_dir: str, seed: int, difficulty: str | None, ki
         click.echo(f"{path}: {pz.kind}, seat {pz.seat}, {pz.cards_per_hand} cards a hand, {pz.difficulty} "
                    f"(rating {pz.rating}: depth {pz.depth}, {pz.wrong} wrong classes)")
     cpu = time.process_time() - t0
-    click.echo(f"{made} puzzles in {cpu:.1f} s CPU")
+    if jobs == 1:
+        click.echo(f"{made} puzzles in {cpu:.1f} s CPU")
+    else:  # the workers' CPU is not this process's
+        click.echo(f"{made} puzzles in {time.perf_counter() - w0:.1f} s wall ({jobs} worker processes)")
     if made < count:
         click.echo(f"error: only {made} of {count} puzzles found within the attempts allowed", err=True)
         sys.exit(1)
@@ -88,3 +93,63 @@ def check_cmd(puzzle_file: str, answer: tuple[str, ...], as_json: bool) -> None:
         if verdict:
             click.echo(verdict)
     sys.exit(0 if res.valid and correct is not False else 1)
+
+
+@puzzle.command("render")
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--out", "out_file", required=True, type=click.Path(),
+              help="The picture: .svg, .png or .pdf (the format follows the extension).")
+def render_cmd(puzzle_file: str, out_file: str) -> None:
+    """Draw PUZZLE's table: the four hands, the trick in progress, bids and tricks taken, the
+    question (nothing of the answer)."""
+    from puzzles.hand.render import output_format, render_puzzle  # matplotlib only for this command
+
+    output_format(out_file)  # a bad extension or an unwritable path, before reading and drawing
+    if not os.path.exists(puzzle_file):
+        raise MalformedError(f"{puzzle_file}: no such file")
+    pz = load_puzzle(puzzle_file)
+    path = render_puzzle(pz, out_file)
+    click.echo(f"{path}: {pz.id} ({pz.kind}, seat {pz.seat} to play, {pz.cards_per_hand} cards a hand)")
+
+
+@puzzle.command("gallery")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="The gallery's folder (docs/hand-puzzles).")
+@click.option("--seed", type=int, default=None,
+              help="Slot k of the plan takes the first puzzle of seed + k (default 2026).")
+@click.option("--from-files", is_flag=True,
+              help="Redraw the pictures and rewrite the page from the puzzle files in OUT (no generating).")
+def gallery_cmd(out_dir: str, seed: int | None, from_files: bool) -> None:
+    """Build the puzzle gallery: 12 puzzles (both kinds; easy, medium, hard), their pictures
+    and README.md with the answers folded."""
+    from puzzles.hand import gallery  # matplotlib only for this command
+
+    out = Path(out_dir)
+    if from_files:
+        if seed is not None:
+            raise MalformedError("--seed: not with --from-files (the files give the seed)")
+        if not out.is_dir():
+            raise MalformedError(f"{out_dir}: no such folder")
+        try:
+            chosen, seed = gallery.from_files(out)
+        except ValueError as e:
+            raise MalformedError(str(e)) from None
+    else:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise MalformedError(f"{out_dir}: cannot create the folder: {e.strerror or e}") from None
+        seed = gallery.DEFAULT_SEED if seed is None else seed
+
+        def show(k: int, pz: HandPuzzle) -> None:
+            click.echo(f"slot {k + 1}: {pz.id} ({pz.kind}, {pz.difficulty}, {pz.cards_per_hand} cards a hand)")
+
+        try:
+            chosen = gallery.choose(seed, on_pick=show)
+        except ValueError as e:
+            raise MalformedError(str(e)) from None
+    try:
+        gallery.write_gallery(out, chosen, seed, write_files=not from_files)
+    except OSError as e:
+        raise MalformedError(f"{out_dir}: cannot write: {e.strerror or e}") from None
+    click.echo(f"{out / 'README.md'}: {len(chosen)} puzzles, seed {seed}")

@@ -7,10 +7,13 @@ cards to that point. The bids are then chosen so that the question has exactly o
 answering class among three or more, none of it the lowest or highest legal card:
 ``table``: a trick vector the table can still reach, ``safe``: a total the mover can
 force exactly after one class only, the other seats' bids a vector the table can reach
-with it. Everything follows from (seed, attempt): the same seed gives the same puzzles.
+with it. Everything follows from (seed, attempt): the same seed gives the same puzzles,
+whether the attempts run in this process or spread over ``jobs`` worker processes (taken
+in attempt order).
 """
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections.abc import Iterator
 
@@ -116,20 +119,46 @@ def generate_one(seed: int, attempt: int, kind: str | None = None, difficulty: s
 
 def generate(count: int, seed: int = 1, difficulty: str | None = None, kind: str | None = None,
              max_attempts: int | None = None, sizes: tuple[int, ...] = SIZES,
-             nodes: int = NODES) -> Iterator[HandPuzzle]:
+             nodes: int = NODES, jobs: int = 1) -> Iterator[HandPuzzle]:
     """Up to ``count`` puzzles from attempts 0, 1, 2, ... of ``seed`` (at most
-    ``max_attempts`` attempts, default 200 per puzzle asked for)."""
+    ``max_attempts`` attempts, default 200 per puzzle asked for); ``jobs`` > 1 tries the
+    attempts in that many worker processes, the same puzzles in the same order."""
     if kind is not None and kind not in KINDS:
         raise ValueError(f"kind {kind!r}: one of {', '.join(KINDS)}")
     limit = max_attempts if max_attempts is not None else 200 * max(count, 1)
-    made = 0
-    for a in range(limit):
-        if made >= count:
-            return
-        pz = generate_one(seed, a, kind, difficulty, sizes, nodes)
-        if pz is not None:
-            made += 1
-            yield pz
+    if count <= 0:
+        return
+    if jobs <= 1:
+        made = 0
+        for a in range(limit):
+            pz = generate_one(seed, a, kind, difficulty, sizes, nodes)
+            if pz is not None:
+                made += 1
+                yield pz
+                if made >= count:
+                    return
+        return
+    # workers from a fork server (or spawned), not forks of the caller, whose threads'
+    # locks a fork would copy; the results come back in attempt order (imap)
+    methods = multiprocessing.get_all_start_methods()
+    pool = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn").Pool(jobs)
+    try:
+        made = 0
+        tasks = ((seed, a, kind, difficulty, sizes, nodes) for a in range(limit))
+        for pz in pool.imap(_attempt, tasks, chunksize=2):
+            if pz is not None:
+                made += 1
+                yield pz
+                if made >= count:
+                    return
+    finally:
+        pool.terminate()  # the attempts after the last puzzle needed are not wanted
+        pool.join()
+
+
+def _attempt(task: tuple[int, int, str | None, str | None, tuple[int, ...], int]) -> HandPuzzle | None:
+    seed, attempt, kind, difficulty, sizes, nodes = task
+    return generate_one(seed, attempt, kind, difficulty, sizes, nodes)
 
 
 __all__ = ["SAFE", "TABLE", "attempt_rng", "generate", "generate_one"]
