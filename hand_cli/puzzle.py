@@ -95,6 +95,45 @@ def check_cmd(puzzle_file: str, answer: tuple[str, ...], as_json: bool) -> None:
     sys.exit(0 if res.valid and correct is not False else 1)
 
 
+@puzzle.command("make")
+@click.argument("deal_arg", metavar="DEAL")
+@click.option("--plays", default="", help="The cards played from the deal to the puzzle's position, in order "
+                                          "('TD 7D QD AD KS ...'); empty: the deal itself.")
+@click.option("--bids", required=True, help="The four bids, seats 0..3 ('1 3 1 3').")
+@click.option("--kind", type=click.Choice(KINDS), required=True,
+              help="safe (keep your bid guaranteed) or table (every bid still makeable).")
+@click.option("--id", "pid", required=True, help="The puzzle's name (also in the file).")
+@click.option("--author", default="", help="Who made it.")
+@click.option("--out", "out_file", required=True, type=click.Path(dir_okay=False), help="The puzzle file (JSON).")
+def make_cmd(deal_arg: str, plays: str, bids: str, kind: str, pid: str, author: str, out_file: str) -> None:
+    """Make a puzzle by hand from DEAL (a file or the deal in text notation), the cards
+    played and the bids: the solver finds the answer, the line and the rating, or says why
+    the position is not a puzzle (exit 1). The file passes ``hand puzzle check``."""
+    from puzzles.hand.generate import make_puzzle
+    from solver.outputs import check_output_path, write_output
+
+    from .cli import read_position
+
+    check_output_path(out_file, "--out")
+    where, deal, _ = read_position(deal_arg)
+    if deal is None:
+        raise MalformedError(f"{where}: a position; give the deal (the round's history is part of the puzzle)")
+    played = parse_card_list(plays, "--plays") if plays.strip() else []
+    try:
+        bid_list = [int(x) for x in bids.replace(",", " ").split()]
+    except ValueError:
+        raise MalformedError(f"--bids {bids!r}: four whole numbers 0..8") from None
+    if len(bid_list) != 4 or not all(0 <= b <= 8 for b in bid_list):
+        raise MalformedError(f"--bids {bids!r}: four whole numbers 0..8, seats 0..3")
+    pz = make_puzzle(pid, kind, deal, (bid_list[0], bid_list[1], bid_list[2], bid_list[3]), played, author)
+    if isinstance(pz, str):
+        click.echo(one_line(f"not a puzzle: {pz}"))
+        sys.exit(1)
+    write_output(out_file, pz.dumps(), "--out")
+    click.echo(f"{out_file}: {pz.text} Answer: {'/'.join(card_str(c) for c in pz.answer)} ({pz.difficulty}, "
+               f"rating {pz.rating}: depth {pz.depth}, {pz.wrong} wrong classes)")
+
+
 @puzzle.command("render")
 @click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
 @click.option("--out", "out_file", required=True, type=click.Path(),

@@ -82,13 +82,15 @@ def _check(pz: HandPuzzle, nodes: int) -> tuple[str, Position | None]:
         return f"question.seat is {pz.seat} but seat {p.to_move} is to play", p
     if pz.cards_per_hand != p.tricks_left:
         return f"metadata.features.cards_per_hand is {pz.cards_per_hand}, the position has {p.tricks_left}", p
-    if Deal.random(pz.deal_seed, pz.deal.dealer).hands != pz.deal.hands:
-        return f"the deal is not the one of metadata.source.deal_seed {pz.deal_seed}", p
-    if attempt_rng(pz.seed, pz.attempt)[2] != pz.deal_seed:
-        return (f"metadata.source: deal_seed {pz.deal_seed} is not the deal seed of seed {pz.seed}, "
-                f"attempt {pz.attempt}"), p
-    if pz.id != puzzle_id(pz.kind, pz.seed, pz.attempt):
-        return f"id {pz.id!r} should be {puzzle_id(pz.kind, pz.seed, pz.attempt)!r}", p
+    if pz.seed is not None and pz.attempt is not None and pz.deal_seed is not None:
+        # a generated puzzle: its deal and its name follow from the seed and the attempt
+        if Deal.random(pz.deal_seed, pz.deal.dealer).hands != pz.deal.hands:
+            return f"the deal is not the one of metadata.source.deal_seed {pz.deal_seed}", p
+        if attempt_rng(pz.seed, pz.attempt)[2] != pz.deal_seed:
+            return (f"metadata.source: deal_seed {pz.deal_seed} is not the deal seed of seed {pz.seed}, "
+                    f"attempt {pz.attempt}"), p
+        if pz.id != puzzle_id(pz.kind, pz.seed, pz.attempt):
+            return f"id {pz.id!r} should be {puzzle_id(pz.kind, pz.seed, pz.attempt)!r}", p
     bids = pz.bids
     chs = choices(p, pz.kind, pz.seat, bids, nodes)
     if any(k is None for _, k in chs):

@@ -23,6 +23,7 @@ SAFE, TABLE = "safe", "table"
 KINDS = (SAFE, TABLE)
 DIFFICULTIES = ("easy", "medium", "hard")
 WALK = "seeded random legal cards from a seeded random deal"
+BY_HAND = "by hand"  # metadata.source.walk of a puzzle made by hand (hand puzzle make)
 
 
 def puzzle_id(kind: str, seed: int, attempt: int) -> str:
@@ -63,9 +64,15 @@ class HandPuzzle:
     depth: int
     wrong: int
     cards_per_hand: int
-    seed: int
-    attempt: int
-    deal_seed: int
+    seed: int | None  # the generator's seed and attempt, and the deal's seed; None: made by hand
+    attempt: int | None
+    deal_seed: int | None
+    author: str | None = None  # who made it, for a puzzle made by hand (``hand puzzle make``)
+
+    @property
+    def generated(self) -> bool:
+        """Made by the generator (its deal and id follow from seed and attempt), not by hand."""
+        return self.seed is not None
 
     @property
     def text(self) -> str:
@@ -83,8 +90,9 @@ class HandPuzzle:
             "metadata": {"difficulty": self.difficulty, "rating": self.rating,
                          "features": {"depth": self.depth, "wrong": self.wrong, "classes": len(self.choices),
                                       "cards_per_hand": self.cards_per_hand},
-                         "source": {"seed": self.seed, "attempt": self.attempt, "deal_seed": self.deal_seed,
-                                    "walk": WALK},
+                         "source": ({"seed": self.seed, "attempt": self.attempt, "deal_seed": self.deal_seed,
+                                     "walk": WALK} if self.generated
+                                    else {"walk": BY_HAND, "author": self.author or ""}),
                          "generator": GENERATOR_VERSION},
         }
 
@@ -150,13 +158,19 @@ class HandPuzzle:
             raise MalformedError(f"{wf}.classes: {f['classes']} but solution.choices lists {len(choices)}")
         cph = _int(f, "cards_per_hand", wf, 1, 8)
         src = _obj(m["source"], f"{where}: metadata.source")
-        _keys(src, ("seed", "attempt", "deal_seed", "walk"), f"{where}: metadata.source")
         ws = f"{where}: metadata.source"
-        seed, attempt, deal_seed = _int(src, "seed", ws), _int(src, "attempt", ws, 0), _int(src, "deal_seed", ws, 0)
-        _str(src, "walk", ws)
+        seed = attempt = deal_seed = None
+        author = None
+        if "seed" in src or src.get("walk") != BY_HAND:
+            _keys(src, ("seed", "attempt", "deal_seed", "walk"), ws)
+            seed, attempt, deal_seed = _int(src, "seed", ws), _int(src, "attempt", ws, 0), _int(src, "deal_seed", ws, 0)
+            _str(src, "walk", ws)
+        else:  # made by hand: who made it instead of where it came from
+            _keys(src, ("walk", "author"), ws)
+            author = _str(src, "author", ws)
         _str(m, "generator", f"{where}: metadata")
         return cls(pid, kind, rule, deal, bids, plays, position, seat, answer, line, tuple(choices), diff, rating,
-                   depth, wrong, cph, seed, attempt, deal_seed)
+                   depth, wrong, cph, seed, attempt, deal_seed, author)
 
 
 def load_puzzle(path: str | Path) -> HandPuzzle:

@@ -17,7 +17,17 @@ import multiprocessing
 import random
 from collections.abc import Iterator
 
-from solver.hand import HAND_SIZE, NUM_SEATS, Deal, Position, Round, cards_of
+from solver.hand import (
+    HAND_SIZE,
+    NUM_SEATS,
+    Deal,
+    IllegalMoveError,
+    MalformedError,
+    Position,
+    Round,
+    card_str,
+    cards_of,
+)
 from solver.handsolve import reachable, seat_bounds
 
 from .format import KINDS, SAFE, TABLE, HandPuzzle, puzzle_id
@@ -93,28 +103,70 @@ def generate_one(seed: int, attempt: int, kind: str | None = None, difficulty: s
     bids = _bids(rng, p, kind, nodes)
     if bids is None:
         return None
-    p = p.with_bids(bids)
+    pz = build_puzzle(puzzle_id(kind, seed, attempt), kind, deal, bids, tuple(plays), p.with_bids(bids), nodes,
+                      source=(seed, attempt, deal_seed))
+    if isinstance(pz, str):  # pragma: no cover  (the bids were chosen for one answer)
+        return None
+    if difficulty is not None and pz.difficulty != difficulty:
+        return None
+    return pz
+
+
+def build_puzzle(pid: str, kind: str, deal: Deal, bids: tuple[int, int, int, int], plays: tuple[int, ...],
+                 p: Position, nodes: int = NODES, *, source: tuple[int, int, int] | None = None,
+                 author: str | None = None) -> HandPuzzle | str:
+    """The puzzle of position ``p`` (reached from ``deal`` by ``plays``, with ``bids``)
+    and question ``kind``: its classes, answer, line, depth and rating; or the reason it
+    is not one (one line). ``source``: the generator's (seed, attempt, deal seed); None
+    for a puzzle made by hand (``author``)."""
     seat = p.to_move
     chs = choices(p, kind, seat, bids, nodes)
     if any(k is None for _, k in chs):
-        return None
+        return f"undecided within the node budget ({nodes} per search)"
+    if len(chs) < 3:
+        return f"seat {seat} has {len(chs)} classes of legal cards; a puzzle needs 3 or more"
     answers = [g for g, k in chs if k]
-    if len(answers) != 1:  # pragma: no cover  (the bids were chosen for one)
-        return None
+    what = "keeps the bid guaranteed" if kind == SAFE else "keeps every bid makeable"
+    if len(answers) != 1:
+        named = ", ".join("/".join(card_str(c) for c in g) for g in answers)
+        return f"{len(answers)} classes of cards {what}{': ' + named if named else ''} (a puzzle needs exactly one)"
+    low, high = natural_cards(p)
+    if (set(low) | set(high)) & set(answers[0]):
+        return (f"the answer {'/'.join(card_str(c) for c in answers[0])} is a natural card "
+                f"(the lowest or the highest legal card)")
     got = stated_line(p, kind, seat, bids, nodes)
-    if got is None:  # pragma: no cover
-        return None
+    if got is None:  # pragma: no cover  (the answer keeps it, so a line does)
+        return "no line keeps the question"
     line, depth = got
     wrong = len(chs) - 1
     rating = rating_of(depth, wrong)
-    diff = difficulty_of(rating)
-    if difficulty is not None and diff != difficulty:
-        return None
+    seed, attempt, deal_seed = source if source is not None else (None, None, None)
     return HandPuzzle(
-        id=puzzle_id(kind, seed, attempt), kind=kind, rule="exact", deal=deal, bids=bids, plays=tuple(plays),
-        position=str(p), seat=seat, answer=answers[0], line=tuple(line),
-        choices=tuple((g, bool(k)) for g, k in chs), difficulty=diff, rating=rating, depth=depth, wrong=wrong,
-        cards_per_hand=cards, seed=seed, attempt=attempt, deal_seed=deal_seed)
+        id=pid, kind=kind, rule="exact", deal=deal, bids=bids, plays=plays, position=str(p), seat=seat,
+        answer=answers[0], line=tuple(line), choices=tuple((g, bool(k)) for g, k in chs),
+        difficulty=difficulty_of(rating), rating=rating, depth=depth, wrong=wrong, cards_per_hand=p.tricks_left,
+        seed=seed, attempt=attempt, deal_seed=deal_seed, author=author)
+
+
+def make_puzzle(pid: str, kind: str, deal: Deal, bids: tuple[int, int, int, int], plays: list[int],
+                author: str = "", nodes: int = NODES) -> HandPuzzle | str:
+    """A puzzle made by hand: the round ``deal`` played by ``plays`` (checked by the engine:
+    an illegal card is an :class:`~solver.hand.IllegalMoveError` naming it), ``bids``, and
+    the question ``kind`` for the seat to move; or the reason the position is not a puzzle."""
+    if kind not in KINDS:
+        raise MalformedError(f"kind {kind!r}: one of {', '.join(KINDS)}")
+    if not pid or "/" in pid or "\\" in pid:
+        raise MalformedError(f"id {pid!r}: a non-empty name without '/'")
+    r = Round(deal, bids)
+    for i, c in enumerate(plays):
+        try:
+            r.apply(c)
+        except (MalformedError, IllegalMoveError) as e:
+            raise IllegalMoveError(f"plays[{i}] (trick {i // NUM_SEATS + 1}): {e}") from None
+    p = r.position()
+    if p.is_over:
+        return "the round is over: no card to choose"
+    return build_puzzle(pid, kind, deal, bids, tuple(plays), p, nodes, author=author)
 
 
 def generate(count: int, seed: int = 1, difficulty: str | None = None, kind: str | None = None,
@@ -161,4 +213,4 @@ def _attempt(task: tuple[int, int, str | None, str | None, tuple[int, ...], int]
     return generate_one(seed, attempt, kind, difficulty, sizes, nodes)
 
 
-__all__ = ["SAFE", "TABLE", "attempt_rng", "generate", "generate_one"]
+__all__ = ["SAFE", "TABLE", "attempt_rng", "build_puzzle", "generate", "generate_one", "make_puzzle"]
