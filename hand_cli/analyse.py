@@ -36,8 +36,7 @@ def analyse(count: int, start: int, db_path: str, workers: int | None, use_dask:
     bid table and bounds, and the trick vectors the table can reach.
 
     A rerun skips the deals the store holds; a killed run loses nothing that finished."""
-    from solver.analysis.cli import _terminate_as_interrupt, stop_interrupted
-    from solver.analysis.pool import JobError
+    from solver.analysis.cli import running_batch
     from solver.analysis.progress import Progress
     from solver.handanalysis import DealRow, HandStore, run_deals
     from solver.handsolve import DEFAULT_COOP_NODES, DEFAULT_NODES
@@ -46,7 +45,6 @@ def analyse(count: int, start: int, db_path: str, workers: int | None, use_dask:
         raise MalformedError("give --dask (a local cluster) or --scheduler ADDRESS, not both")
     budget = {"nodes": nodes or DEFAULT_NODES, "coop_nodes": coop_nodes or DEFAULT_COOP_NODES}
     store = HandStore(db_path, budget)
-    rows_before = len(store)
     where = "local" if use_dask else scheduler
     t0 = time.monotonic()
     bar: Progress | None = None
@@ -63,19 +61,12 @@ def analyse(count: int, start: int, db_path: str, workers: int | None, use_dask:
         if bar is not None:
             bar.update(1, f"seed {row.seed}")
 
-    try:
-        with _terminate_as_interrupt():
-            res = run_deals(start, count, store, workers=workers, dask=where, progress=progress, on_start=on_start)
-    except JobError as e:
-        raise MalformedError(str(e)) from None
-    except KeyboardInterrupt as e:
+    def close_bar() -> None:
         if bar is not None:
             bar.close()
-        stop_interrupted(e, store, rows_before, db_path, "deals", "analysed")
-    finally:
-        if bar is not None:
-            bar.close()
-        store.close()
+
+    with running_batch(store, db_path, "deals", "analysed", close_bar):
+        res = run_deals(start, count, store, workers=workers, dask=where, progress=progress, on_start=on_start)
     dt = time.monotonic() - t0
     if as_json:
         click.echo(json.dumps({"store": db_path, "total": res.total, "analysed": res.analysed,

@@ -107,27 +107,48 @@ def test_dask_gives_the_same_rows(tmp_path):
     assert len(rows_of(db)) == 4
 
 
-def test_killed_run_loses_nothing(tmp_path):
-    """SIGKILL a run mid-way: what finished is stored whole; the rerun completes it."""
-    db = tmp_path / "k.sqlite"
+def _start_and_wait(db: Path, cwd: Path, rows: int) -> subprocess.Popen:
+    """``hand analyse`` of 400 deals (tiny budgets) in its own process group, returned
+    once the store holds ``rows`` rows (still running)."""
     cmd = [sys.executable, "-m", "hand_cli", "analyse", "--deals", "400", "--seed", "1", "--db", str(db),
            "--jobs", "2", "--quiet", *TINY]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    n = 0
+    while time.monotonic() < deadline and proc.poll() is None and n < rows:
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                n = sqlite3.connect(db).execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+            except sqlite3.Error:
+                n = 0
+    if proc.poll() is not None:
+        raise AssertionError("the run finished before it could be stopped")
+    return proc
+
+
+def test_terminated_run_says_what_it_kept(tmp_path):
+    db = tmp_path / "t.sqlite"
+    proc = _start_and_wait(db, tmp_path, 5)
     try:
-        deadline = time.monotonic() + 120
-        n = 0
-        while time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.2)
-            if db.exists():
-                try:
-                    n = sqlite3.connect(db).execute("SELECT COUNT(*) FROM deals").fetchone()[0]
-                except sqlite3.Error:
-                    n = 0
-            if n >= 15:
-                break
-        assert proc.poll() is None, "the run finished before it could be killed"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert err.count("\n") == 1 and "stopped by SIGTERM" in err and "run the same command again" in err, err
+    n = int(err.split(": stopped by SIGTERM: ")[1].split(" deals")[0])
+    assert n == len(rows_of(db)) >= 5
+
+
+def test_killed_run_loses_nothing(tmp_path):
+    """SIGKILL a run mid-way: what finished is stored whole; the rerun completes it."""
+    db = tmp_path / "k.sqlite"
+    proc = _start_and_wait(db, tmp_path, 15)
+    try:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     finally:

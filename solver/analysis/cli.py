@@ -6,6 +6,7 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 import click
@@ -104,7 +105,7 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
     A rerun skips what the store already holds; a killed run loses nothing that finished."""
     from .jobs import make_jobs
     from .progress import Progress
-    from .run import JobError, run_batch
+    from .run import run_batch
     from .store import Store
 
     check_seconds(timeout, "--timeout")
@@ -120,7 +121,6 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
     rules = Rules(parse_variant(variant)) if variant is not None else None
     jobs = make_jobs(inputs, players=players, rules=rules, warn=lambda m: click.echo(f"warning: {m}", err=True))
     store = Store(db_path)
-    rows_before = len(store)
     where = "local" if use_dask else scheduler
     t0 = time.monotonic()
     bar: Progress | None = None
@@ -137,20 +137,13 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
         if bar is not None:
             bar.update(1, row.name)
 
-    try:
-        with _terminate_as_interrupt():
-            res = run_batch(jobs, store, timeout=timeout, workers=workers, dask=where, progress=progress,
-                            on_start=on_start, redo_open=redo_open, redo_undecided=redo_undecided)
-    except JobError as e:
-        raise MalformedError(str(e)) from None
-    except KeyboardInterrupt as e:
+    def close_bar():
         if bar is not None:
             bar.close()
-        stop_interrupted(e, store, rows_before, db_path, "rows", "solved")
-    finally:
-        if bar is not None:
-            bar.close()
-        store.close()
+
+    with running_batch(store, db_path, "rows", "solved", close_bar):
+        res = run_batch(jobs, store, timeout=timeout, workers=workers, dask=where, progress=progress,
+                        on_start=on_start, redo_open=redo_open, redo_undecided=redo_undecided)
     dt = time.monotonic() - t0
     if as_json:
         click.echo(json.dumps({"store": str(db_path), "total": res.total, "solved": res.solved,
@@ -168,6 +161,28 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
         more += f"; {res.repeats} inputs repeat an earlier game (solved once)"
     click.echo(f"{db_path}: {res.solved} solved in {dt:.1f} s{rate} ({stats['exact']} exact, "
                f"{stats['winnable']} winnable); {res.skipped} already stored; {res.total} in all{more}")
+
+
+@contextlib.contextmanager
+def running_batch(store, db_path, noun: str, verb: str, close_bar: Callable[[], None]) -> Iterator[None]:
+    """Around a batch run writing to ``store`` (either game's): a worker's failure
+    (:class:`~.pool.JobError`) as a one-line error; Ctrl-C or SIGTERM as
+    :func:`stop_interrupted` says ("N ``noun`` this run ``verb`` are stored"); the
+    progress bar (``close_bar``) and the store closed in any case."""
+    from .pool import JobError
+
+    rows_before = len(store)
+    try:
+        with _terminate_as_interrupt():
+            yield
+    except JobError as e:
+        raise MalformedError(str(e)) from None
+    except KeyboardInterrupt as e:
+        close_bar()
+        stop_interrupted(e, store, rows_before, db_path, noun, verb)
+    finally:
+        close_bar()
+        store.close()
 
 
 def stop_interrupted(e: KeyboardInterrupt, store, rows_before: int, db_path, noun: str, verb: str) -> NoReturn:
