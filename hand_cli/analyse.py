@@ -15,10 +15,13 @@ from solver.hand import MalformedError
 
 from .cli import hand
 
+MAX_SEED = 2 ** 62  # the store keys deals on their seed, a 64-bit SQLite integer
+MAX_DEALS = 2 ** 40
+
 
 @hand.command()
-@click.option("--deals", "count", type=click.IntRange(1), required=True, help="How many deals.")
-@click.option("--seed", "start", type=click.IntRange(0), default=1, show_default=True,
+@click.option("--deals", "count", type=click.IntRange(1, MAX_DEALS), required=True, help="How many deals.")
+@click.option("--seed", "start", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
               help="The first deal's seed: the deals are Deal.random(SEED), ..., Deal.random(SEED + DEALS - 1).")
 @click.option("--db", "db_path", default="hand-deals.sqlite", show_default=True, help="The deal store (SQLite).")
 @click.option("--jobs", "workers", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")

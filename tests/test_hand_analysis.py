@@ -246,7 +246,8 @@ def test_bad_input_is_one_line(tmp_path):
     assert run_hand("analyse", "--deals", 2, "--db", db, *TINY, "--jobs", 1).exit_code == 0
     assert_clean_error(run_hand("analyse", "--deals", 2, "--db", db, "--jobs", 1), "other node budgets",
                        "nodes 300")
-    for bad in (["--deals", "0"], ["--deals", "2", "--seed", "-1"], ["--deals", "2", "--jobs", "0"]):
+    for bad in (["--deals", "0"], ["--deals", "2", "--seed", "-1"], ["--deals", "2", "--jobs", "0"],
+                ["--deals", "2", "--seed", str(2 ** 64)]):
         # usage errors: through the console entry point, as a user meets them
         p = subprocess.run([sys.executable, "-m", "hand_cli", "analyse", "--db", str(db), *bad], cwd=tmp_path,
                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
