@@ -361,3 +361,4 @@ __all__ = ["hand", "main", "read_position", "read_source", "one_line"]
 
 
 from . import puzzle as _puzzle  # noqa: E402,F401  (registers ``hand puzzle``)
+from . import review as _review  # noqa: E402,F401  (registers ``hand review``)
