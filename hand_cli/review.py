@@ -96,7 +96,8 @@ def format_review(rv: GameReview) -> str:
     lines: list[str] = []
     rule_words = "exact bids" if rv.rule == "exact" else "at least the bid"
     for r in rv.rounds:
-        lines.append(f"Round {r.index + 1}: dealer {r.deal.dealer}, seat {r.deal.leader} leads; bids "
+        dealer = "" if r.deal is None else f"dealer {r.deal.dealer}, "
+        lines.append(f"Round {r.index + 1}: {dealer}seat {r.start.leader} leads; bids "
                      f"{' '.join(map(str, r.bids))}; {rule_words}; {len(r.plays)} cards played")
         for s in r.seats:
             lines.extend(_seat_lines(s))
@@ -130,7 +131,8 @@ def review_json(rv: GameReview) -> dict[str, Any]:
     for r in rv.rounds:
         t = r.table
         rounds.append({
-            "round": r.index + 1, "dealer": r.deal.dealer, "leader": r.deal.leader, "bids": list(r.bids),
+            "round": r.index + 1, "dealer": None if r.deal is None else r.deal.dealer, "leader": r.start.leader,
+            "bids": list(r.bids),
             "plays": [str(c) for c in r.plays], "players": list(r.players), "timeouts": list(r.timeouts),
             "over": r.over, "tricks": list(r.tricks), "scores": None if r.scores is None else list(r.scores),
             "seats": [{"seat": s.seat, "bid": s.bid, "made_score": s.made_score, "status": s.status,

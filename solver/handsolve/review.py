@@ -29,7 +29,6 @@ from typing import Literal
 from solver.hand import (
     ATLEAST,
     EXACT,
-    MAX_BID,
     NUM_SEATS,
     Card,
     Deal,
@@ -153,14 +152,16 @@ class TableReview:
 
 @dataclass(frozen=True)
 class RoundReview:
-    """The review of round ``index`` (0-based) of a game: the deal, bids and cards
+    """The review of round ``index`` (0-based) of a game: the deal (None for a round
+    reviewed from a later ``start`` position; ``start`` is the deal's first otherwise), bids and cards
     (``seats[i]`` played ``plays[i]``; ``timeouts``: the indices played by the timeout
     rule), the result as the engine computes it (``tricks`` taken; ``scores`` once the round
     is over), one :class:`SeatReview` per seat and the :class:`TableReview`."""
 
     index: int
     rule: str
-    deal: Deal
+    deal: Deal | None
+    start: Position
     bids: Vector
     plays: tuple[Card, ...]
     players: tuple[int, ...]
@@ -306,6 +307,11 @@ def _classes(p: Position, card: int) -> tuple[list[list[int]], int]:
     raise IllegalMoveError(f"{Card(card)} is not a legal card here")  # pragma: no cover
 
 
+def _trick(p: Position) -> int:
+    """The number (1-based) of the trick the next card of ``p`` goes to."""
+    return sum(p.taken) + 1
+
+
 def _cards(g: Sequence[int]) -> tuple[Card, ...]:
     return tuple(Card(c) for c in g)
 
@@ -361,7 +367,7 @@ def _review_seat(positions: Sequence[Position], plays: Sequence[int], players: S
                 unknown.append(_cards(g))
             elif v == before:
                 better.append(_cards(g))
-        mistakes.append(Mistake(i, i // NUM_SEATS + 1, seat, Card(plays[i]), before, after, tuple(better),
+        mistakes.append(Mistake(i, _trick(p), seat, Card(plays[i]), before, after, tuple(better),
                                 tuple(unknown), is_made(before, bid, rule) and not is_made(after, bid, rule),
                                 i in timeouts))
     # the first loss: the first of the seat's cards that lost the bid, every card before it decided
@@ -426,25 +432,30 @@ def _review_table(positions: Sequence[Position], plays: Sequence[int], players: 
                 better.append(_cards(g))
     else:
         status = "unknown"
-    return TableReview(bids, tuple(makeable), status, loss, None if loss is None else loss // NUM_SEATS + 1,
+    return TableReview(bids, tuple(makeable), status, loss, None if loss is None else _trick(positions[loss]),
                        None if loss is None else players[loss], None if loss is None else Card(plays[loss]),
                        tuple(better), tuple(unknown), tv.nodes)
 
 
-def review_round(deal: Deal, bids: Sequence[int], plays: Sequence[Card | int | str], rule: str = EXACT, *,
+def review_round(start: Deal | Position, bids: Sequence[int], plays: Sequence[Card | int | str],
+                 rule: str = EXACT, *,
                  index: int = 0, timeouts: Sequence[int] = (), nodes: int = DEFAULT_NODES,
                  coop_nodes: int = DEFAULT_COOP_NODES, every_position: bool = False) -> RoundReview:
-    """Review one round: ``deal``, the four ``bids`` and the cards played (all 32, or fewer
-    for an unfinished round; each checked by the engine). ``nodes``: the budget of each
+    """Review one round: ``start`` (a deal, or a position of the round with its tricks
+    taken), the four ``bids`` and the cards played from there (all of them, or fewer for
+    an unfinished round; each checked by the engine). ``nodes``: the budget of each
     paranoid question (one seat, one position), ``coop_nodes`` of each cooperative one.
     ``every_position``: search G in every position instead of filling runs of coalition
     cards (for checking the argument; slower)."""
     check_rule(rule)
-    if not isinstance(deal, Deal):
-        raise MalformedError(f"expected a Deal, got {type(deal).__name__}")
+    if not isinstance(start, (Deal, Position)):
+        raise MalformedError(f"expected a Deal or a Position, got {type(start).__name__}")
     if len(bids) != NUM_SEATS:
         raise MalformedError(f"bids: expected 4 bids, got {len(bids)}")
-    r = Round(deal, list(bids))
+    if isinstance(start, Deal):
+        r = Round(start, list(bids))
+    else:
+        r = Round(start.with_bids(list(bids)))
     positions = [r.position()]
     players: list[int] = []
     for i, c in enumerate(plays):
@@ -452,18 +463,16 @@ def review_round(deal: Deal, bids: Sequence[int], plays: Sequence[Card | int | s
         try:
             r.apply(c)
         except (MalformedError, IllegalMoveError) as e:
-            raise type(e)(f"card {i} (trick {i // NUM_SEATS + 1}): {e}") from None
+            raise type(e)(f"card {i} (trick {_trick(r.position())}): {e}") from None
         positions.append(r.position())
     cards = list(r.played)
     bv: Vector = (bids[0], bids[1], bids[2], bids[3])
-    for b in bv:
-        if not 0 <= b <= MAX_BID:  # pragma: no cover  (Round.bid checked them)
-            raise MalformedError(f"bid {b}: bids are 0..{MAX_BID}")
     tt: dict[int, list[int]] = {}
     seats = tuple(_review_seat(positions, cards, players, set(timeouts), s, bv[s], rule, nodes, tt, every_position)
                   for s in range(NUM_SEATS))
     table = _review_table(positions, cards, players, bv, rule, coop_nodes)
-    return RoundReview(index, rule, deal, bv, tuple(Card(c) for c in cards), tuple(players),
+    deal = start if isinstance(start, Deal) else None
+    return RoundReview(index, rule, deal, positions[0], bv, tuple(Card(c) for c in cards), tuple(players),
                        tuple(sorted(timeouts)), r.tricks, r.is_over, r.scores(rule) if r.is_over else None,
                        seats, table)
 
