@@ -53,7 +53,7 @@ def _seat_lines(s: SeatReview) -> list[str]:
         if s.guaranteed_from is not None:
             head += f", guaranteed after card {s.guaranteed_from} (the others' cards gave it)"
     m = s.first_loss
-    if s.status == "kept":
+    if s.status in ("kept", "gained"):
         head += " and never lost"
     elif s.status == "unknown" and s.start is not None:
         head += "; whether a card lost it is undecided within the node budget"
@@ -105,7 +105,8 @@ def format_review(rv: GameReview) -> str:
         tricks = " ".join(map(str, r.tricks))
         if r.scores is not None:
             made = [s.seat for s in r.seats if s.made]
-            made_words = ("seats " + ", ".join(map(str, made))) if made else "no seat"
+            made_words = "no seat" if not made else f"seat {made[0]}" if len(made) == 1 else \
+                "seats " + ", ".join(map(str, made))
             lines.append(f"  result: tricks {tricks}; scores {' '.join(_score(x) for x in r.scores)}; "
                          f"bid made by {made_words}")
         else:

@@ -44,7 +44,7 @@ from solver.hand import (
 from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, _Forcer, equivalent_groups
 from .kernel import SUIT_MASK, BudgetExhausted, Cooperative, Paranoid
 
-Status = Literal["kept", "lost", "never", "unknown"]
+Status = Literal["kept", "gained", "lost", "never", "unknown"]
 Vector = tuple[int, int, int, int]
 
 
@@ -92,9 +92,10 @@ class SeatReview:
     whether that value was searched (else filled by the monotonicity argument above).
     ``status``: ``lost`` (``first_loss`` is the seat's first card after which its bid was no
     longer guaranteed, having been before it: at the deal, or since the others' cards gave
-    it), ``kept`` (guaranteed at the deal and no card lost it), ``never`` (not guaranteed at
-    the deal, ``curve[0]`` is what was, and no card of the seat lost it), ``unknown`` (a
-    value the question needs is undecided). ``guaranteed_from``: the first position where
+    it); else ``kept`` (guaranteed at the deal), ``gained`` (not at the deal, but from
+    ``guaranteed_from`` on, the others' cards having given it), ``never`` (guaranteed at no
+    point: ``curve[0]`` is the score guaranteed at the deal), ``unknown`` (a value the
+    question needs is undecided). ``guaranteed_from``: the first position where
     the bid was guaranteed (None: never, or undecided before). ``mistakes``: every decided
     card of the seat that lowered G, in order (the first loss among them);
     ``undecided_cards``: the indices of the seat's cards whose value before or after is
@@ -382,12 +383,16 @@ def _review_seat(positions: Sequence[Position], plays: Sequence[int], players: S
             first = losses[i]
             status = "lost"
             break
-    else:
-        if start is not None:
-            status = "kept" if is_made(start, bid, rule) else "never"
     gained = next((i for i, v in enumerate(curve) if v is not None and is_made(v, bid, rule)), None)
     if gained is not None and any(v is None for v in curve[:gained]):
         gained = None
+    if status == "unknown" and first is None and len(undecided) == 0 and start is not None:
+        if is_made(start, bid, rule):
+            status = "kept"
+        elif gained is not None:
+            status = "gained"
+        elif all(v is not None for v in curve):
+            status = "never"
     end = positions[-1]
     over = end.is_over
     tricks = end.taken[seat]
