@@ -424,3 +424,16 @@ def test_cli_checks_the_plot_path_before_the_work(game_file, tmp_path, monkeypat
         finally:
             ro.chmod(0o700)
     assert_clean_error(run_hand("review", game_file[0], "--round", "9", "--plot", tmp_path / "r.png"), "--round 9")
+
+
+def test_example_game_and_docs():
+    """tests/data/hand_review_game.json is bot_match(17, rounds=2, table=True), and the
+    example output in docs/hand.md is the command's output on its round 1."""
+    path = REPO / "tests" / "data" / "hand_review_game.json"
+    assert json.loads(path.read_text()) == bot_match(17, rounds=2, table=True).to_json()
+    res = run_hand("review", path, "--round", "1")
+    assert res.exit_code == 0, res.output
+    doc = (REPO / "docs" / "hand.md").read_text()
+    section = doc[doc.index("## Game review"):doc.index("## Endgame puzzles")]
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]
+    assert block == res.output
