@@ -80,7 +80,7 @@ def _table_line(r: RoundReview) -> str:
     if t.status == "unknown":
         return f"  table: whether the bids {bids} could all be made together is undecided within the node budget"
     if t.status == "kept":
-        end = "the end" if r.over else "the last card played"
+        end = "the end" if r.over else "the last card played" if r.plays else "the deal (no card played yet)"
         return f"  table: the bids {bids} could all be made together up to {end}"
     line = (f"  table: the bids {bids} could all be made together until trick {t.loss_trick}, card "
             f"{(t.loss_index or 0) + 1}: {t.loss_card} by seat {t.loss_seat}")

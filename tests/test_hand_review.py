@@ -231,6 +231,10 @@ def test_unfinished_round_and_timeouts():
         assert len(s.curve) == 15 and s.score is None and s.made is None
         for mk in s.mistakes:
             assert mk.timeout == (mk.index == 13)
+    js["rounds"][0]["plays"] = []  # bids only: the deal alone
+    rr0 = review_game(Match.from_json(js)).rounds[0]
+    assert rr0.plays == () and rr0.tricks == (0, 0, 0, 0) and rr0.table.makeable == (rr.table.makeable[0],)
+    assert [s.curve for s in rr0.seats] == [s.curve[:1] for s in rr.seats]
 
 
 def test_budget_gives_unknowns_never_guesses(reviews):
@@ -374,6 +378,8 @@ def test_cli_bad_game_files(game_file, tmp_path):
     bad["rounds"][0]["plays"][0] = "7Z"
     p = _write(tmp_path, json.dumps(bad))
     assert_clean_error(run_hand("review", p), p, "rounds[0].plays[0] (trick 1)")
+    p = _write(tmp_path, '{"kind": "game", "rounds": []}')
+    assert_clean_error(run_hand("review", p), p, "no round to review")
     bad = json.loads(text)
     bad["rule"] = "atmost"
     p = _write(tmp_path, json.dumps(bad))
