@@ -147,7 +147,7 @@ def test_mistakes_first_loss_and_better_cards(reviews):
                 statuses.add(s.status)
                 assert s.complete
                 own = [i for i, p in enumerate(rr.players) if p == s.seat]
-                drops = [i for i in own if s.curve[i + 1] < s.curve[i]]  # type: ignore[operator]
+                drops = [i for i in own if s.curve[i + 1] < s.curve[i]]
                 assert [m.index for m in s.mistakes] == drops
                 for m in s.mistakes:
                     assert rr.players[m.index] == s.seat and m.card == rr.plays[m.index]
@@ -163,20 +163,20 @@ def test_mistakes_first_loss_and_better_cards(reviews):
                     f = s.first_loss
                     assert f is not None and f in s.mistakes and f.loses_bid
                     assert rr.players[f.index] == s.seat
-                    assert is_made(s.curve[f.index], s.bid, rr.rule)  # type: ignore[arg-type]
-                    assert not is_made(s.curve[f.index + 1], s.bid, rr.rule)  # type: ignore[arg-type]
+                    assert is_made(s.curve[f.index], s.bid, rr.rule)
+                    assert not is_made(s.curve[f.index + 1], s.bid, rr.rule)
                     assert s.guaranteed_from is not None and s.guaranteed_from <= f.index
                     assert not any(m.loses_bid for m in s.mistakes if m.index < f.index)
-                    assert all(is_made(v, s.bid, rr.rule) for v in s.curve[s.guaranteed_from:f.index + 1])  # type: ignore[arg-type]
+                    assert all(is_made(v, s.bid, rr.rule) for v in s.curve[s.guaranteed_from:f.index + 1])
                 elif s.status in ("kept", "gained"):
                     assert (s.guaranteed_from == 0) == (s.status == "kept")
-                    assert all(is_made(v, s.bid, rr.rule) for v in s.curve[s.guaranteed_from:])  # type: ignore[arg-type]
-                    assert not any(is_made(v, s.bid, rr.rule) for v in s.curve[:s.guaranteed_from])  # type: ignore[arg-type]
+                    assert all(is_made(v, s.bid, rr.rule) for v in s.curve[s.guaranteed_from:])
+                    assert not any(is_made(v, s.bid, rr.rule) for v in s.curve[:s.guaranteed_from])
                 else:
                     assert s.status == "never" and s.guaranteed_from is None
-                    assert not any(is_made(v, s.bid, rr.rule) for v in s.curve)  # type: ignore[arg-type]
+                    assert not any(is_made(v, s.bid, rr.rule) for v in s.curve)
                     assert not any(m.loses_bid for m in s.mistakes)
-                assert s.tricks == rr.tricks[s.seat] and s.score == rr.scores[s.seat]  # type: ignore[index]
+                assert s.tricks == rr.tricks[s.seat] and s.score == rr.scores[s.seat]
     assert {"lost", "never", "kept"} <= statuses and checked > 0
 
 
