@@ -362,3 +362,4 @@ __all__ = ["hand", "main", "read_position", "read_source", "one_line"]
 
 from . import analyse as _analyse  # noqa: E402,F401  (registers ``hand analyse`` and ``hand report``)
 from . import puzzle as _puzzle  # noqa: E402,F401  (registers ``hand puzzle``)
+from . import review as _review  # noqa: E402,F401  (registers ``hand review``)
