@@ -67,6 +67,17 @@ def test_a_row_is_what_the_solver_says(seed, tmp_path):
         assert list(st.rows()) == [row]
 
 
+def test_extreme_values_are_stored_and_read_back(tmp_path):
+    """The whole range of every seat value: a bid of 8 made (+80), 16 tricks off (-160)."""
+    deal = Deal.random(5)
+    top = SeatRow(8, 8, (8,), (-80, -70, -60, -50, -40, -30, -20, -10, 80), 8, 80)
+    low = SeatRow(0, 8, (), (-160,) * 9, 0, -160)
+    row = DealRow(5, str(deal), deal.dealer, (top, low, low, low), ALL_VECTORS, 1, 1, 0.0)
+    with HandStore(tmp_path / "x.sqlite", FULL) as st:
+        st.add(row)
+        assert list(st.rows()) == [row]
+
+
 def test_vectors_are_every_share_of_eight_tricks():
     assert len(VECTORS) == 165 == len(set(VECTORS)) and all(sum(v) == 8 and min(v) >= 0 for v in VECTORS)
     assert list(VECTORS) == sorted(VECTORS) and all(VECTOR_INDEX[v] == i for i, v in enumerate(VECTORS))
@@ -283,6 +294,8 @@ def test_bad_input_is_one_line(tmp_path):
     ("best_score_0", 99, "best_score_0"),
     ("reach_count", 7, "reach_count"),
     ("seconds", -1.0, "seconds"),
+    ("most_1", 9, "most_1"),
+    ("exact_3", "2,9", "exact_3"),
 ])
 def test_a_corrupt_row_is_named(tmp_path, column, value, needle):
     db = tmp_path / "c.sqlite"

@@ -50,6 +50,10 @@ COLUMNS = (
     ("finished_at", "TEXT", "UTC time the row was written"),
 )
 FIELDS = tuple(c[0] for c in COLUMNS)
+# the range of each seat value: trick counts 0..8; a score +80 at best (8 tricks bid and
+# made), -160 at worst (16 tricks off: no interval narrower than every count is forcible)
+RANGES = {"most": (0, 8), "fewest": (0, 8), "exact": (0, 8), "best_bid": (0, 8), "best_score": (-160, 80),
+          "scores": (-160, 80)}
 ROW_FIELDS = FIELDS[:-1]  # finished_at: the table's default
 
 
@@ -232,7 +236,9 @@ class HandStore(SqliteFile):
                     v = d[col]
                     if name in ("exact", "scores"):
                         v = _ints(v)
-                    elif v is not None and (not isinstance(v, int) or not -100 <= v <= 25):
+                        if v is not None and not all(lo <= x <= hi for x in v for lo, hi in (RANGES[name],)):
+                            raise ValueError
+                    elif v is not None and (not isinstance(v, int) or not RANGES[name][0] <= v <= RANGES[name][1]):
                         raise ValueError
                     vals.append(v)
                 seats.append(SeatRow(*vals))
