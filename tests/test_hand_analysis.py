@@ -321,3 +321,20 @@ def test_report_never_writes(tmp_path):
     finally:
         os.chmod(db, 0o644)
     assert db.read_bytes() == before
+
+
+def test_readme_block_is_written_between_its_markers(tmp_path):
+    sys.path.insert(0, str(REPO / "scripts"))
+    import hand_stats_readme
+
+    db = tmp_path / "r.sqlite"
+    with HandStore(db, FULL) as st:
+        for seed in QUICK_SEEDS:
+            st.add(analyse_deal(seed, FULL))
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{hand_stats_readme.BEGIN}\nOLD-BLOCK\n{hand_stats_readme.END}\nafter\n")
+    hand_stats_readme.main([str(db), "--readme", str(readme), "--plots", str(tmp_path / "p")])
+    text = readme.read_text()
+    assert text.startswith(f"before\n{hand_stats_readme.BEGIN}\n2 deals (2 seeds between 12 and 19), 2 fully decided.")
+    assert text.endswith(f"{hand_stats_readme.END}\nafter\n") and "OLD-BLOCK" not in text
+    assert "| leader | 2 |" in text and len(list((tmp_path / "p").iterdir())) == 3

@@ -256,6 +256,7 @@ def plot(s: dict, folder: str) -> list[str]:
     a2.set_xlabel("trick vectors the table can reach (of 165)")
     a2.set_ylabel("deals")
     a2.set_title("cooperative reachability", fontsize=10)
+    fig.suptitle(f"Hand, {s['deals']:,} random deals, every card visible: the table", fontsize=11)
     save(fig, "hand_table.png")
     return written
 
