@@ -22,7 +22,7 @@ printing.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,8 +41,8 @@ from solver.hand import (
     round_score,
 )
 
-from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, _Forcer, equivalent_groups
-from .kernel import SUIT_MASK, BudgetExhausted, Cooperative, Paranoid
+from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, _after, _Forcer, equivalent_groups
+from .kernel import BudgetExhausted, Cooperative, Paranoid
 
 Status = Literal["kept", "gained", "lost", "never", "unknown"]
 Vector = tuple[int, int, int, int]
@@ -195,23 +195,6 @@ class GameReview:
         return all(r.complete for r in self.rounds)
 
 
-def _after(p: Position, card: int) -> Position:
-    """``p`` after its mover plays ``card`` (legal; a completed trick resolved)."""
-    hands = list(p.hands)
-    hands[p.to_move] &= ~(1 << card)
-    table = p.table + (card,)
-    taken = list(p.taken)
-    leader = p.leader
-    if len(table) == NUM_SEATS:
-        led = SUIT_MASK[table[0] >> 3]
-        w = max(range(NUM_SEATS), key=lambda i: table[i] if (1 << table[i]) & led else -1)
-        leader = (leader + w) % NUM_SEATS
-        taken[leader] += 1
-        table = ()
-    return Position((hands[0], hands[1], hands[2], hands[3]), leader, table,
-                    (taken[0], taken[1], taken[2], taken[3]), p.bids)
-
-
 class _SeatValues:
     """G(seat, bid) in positions of one round, each searched at most once, one
     transposition table for the round (its keys do not depend on the tricks taken)."""
@@ -313,6 +296,36 @@ def _trick(p: Position) -> int:
     return sum(p.taken) + 1
 
 
+class _KeepsValue:
+    """Whether a position still has the value ``before`` for the seat (None: undecided)."""
+
+    def __init__(self, sv: _SeatValues, before: int) -> None:
+        self.sv = sv
+        self.before = before
+
+    def __call__(self, q: Position) -> bool | None:
+        v = self.sv.value(q)
+        return None if v is None else v == self.before
+
+
+def _other_classes(p: Position, played: int, keeps: Callable[[Position], bool | None]
+                   ) -> tuple[list[tuple[Card, ...]], list[tuple[Card, ...]]]:
+    """The mover's classes of legal cards other than ``played``'s that keep what ``keeps``
+    asks after them (the better cards), and those it leaves undecided."""
+    better: list[tuple[Card, ...]] = []
+    unknown: list[tuple[Card, ...]] = []
+    groups, _ = _classes(p, played)
+    for g in groups:
+        if played in g:
+            continue
+        k = keeps(_after(p, g[0]))
+        if k is None:
+            unknown.append(_cards(g))
+        elif k:
+            better.append(_cards(g))
+    return better, unknown
+
+
 def _cards(g: Sequence[int]) -> tuple[Card, ...]:
     return tuple(Card(c) for c in g)
 
@@ -357,17 +370,7 @@ def _review_seat(positions: Sequence[Position], plays: Sequence[int], players: S
         if after >= before:
             continue
         p = positions[i]
-        groups, _ = _classes(p, plays[i])
-        better: list[tuple[Card, ...]] = []
-        unknown: list[tuple[Card, ...]] = []
-        for g in groups:
-            if plays[i] in g:
-                continue
-            v = sv.value(_after(p, g[0]))
-            if v is None:
-                unknown.append(_cards(g))
-            elif v == before:
-                better.append(_cards(g))
+        better, unknown = _other_classes(p, plays[i], _KeepsValue(sv, before))
         mistakes.append(Mistake(i, _trick(p), seat, Card(plays[i]), before, after, tuple(better),
                                 tuple(unknown), is_made(before, bid, rule) and not is_made(after, bid, rule),
                                 i in timeouts))
@@ -426,15 +429,7 @@ def _review_table(positions: Sequence[Position], plays: Sequence[int], players: 
         status = "lost"
         loss = first_false - 1
         p = positions[loss]
-        groups, _ = _classes(p, plays[loss])
-        for g in groups:
-            if plays[loss] in g:
-                continue
-            v = tv.makeable(_after(p, g[0]))
-            if v is None:
-                unknown.append(_cards(g))
-            elif v:
-                better.append(_cards(g))
+        better, unknown = _other_classes(p, plays[loss], tv.makeable)
     else:
         status = "unknown"
     return TableReview(bids, tuple(makeable), status, loss, None if loss is None else _trick(positions[loss]),
