@@ -216,6 +216,10 @@ def _str(d: dict[str, Any], key: str, where: str) -> str:
     v = d[key]
     if not isinstance(v, str):
         raise MalformedError(f"{where}: {key}: expected a string, got {type(v).__name__}")
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (JSON's "\udcff"): no text can show it
+        raise MalformedError(f"{where}: {key}: not valid Unicode text") from None
     return v
 
 

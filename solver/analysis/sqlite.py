@@ -59,6 +59,8 @@ class SqliteFile:
                 self.db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         except sqlite3.Error as e:
             raise StoreError(f"{self.path}: not a readable {self.WHAT}: {_cause(e, self.busy_timeout)}") from None
+        except UnicodeDecodeError:  # names in the schema that are not text: a damaged file
+            raise StoreError(f"{self.path}: not a readable {self.WHAT}: the file is corrupt") from None
 
     def _check_path(self, create: bool) -> None:
         if not self.path:
@@ -106,13 +108,15 @@ class SqliteFile:
         """SQLite errors as one-line :class:`StoreError`\\ s naming the file and the cause."""
         try:
             yield
-        except sqlite3.Error as e:
+        except (sqlite3.Error, UnicodeDecodeError) as e:
             if self.db.in_transaction:
                 try:
                     self.db.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass
-            raise StoreError(f"{self.path}: cannot {doing} the store: {_cause(e, self.busy_timeout)}") from None
+            cause = (_cause(e, self.busy_timeout) if isinstance(e, sqlite3.Error)
+                     else "the file is corrupt (text that is not UTF-8)")
+            raise StoreError(f"{self.path}: cannot {doing} the store: {cause}") from None
 
     def close(self) -> None:
         self.db.close()
