@@ -195,8 +195,9 @@ def can_lose_out_leading(h: list[int], s: int) -> bool:
 
 def lose_one(h: list[int], s: int, leader: int) -> int:
     """At a trick boundary, ``leader`` to lead, seat ``s`` holding a card: 1 if ``s`` can
-    lose the trick about to be played whatever the others do; otherwise 2 if the others
-    can make it win every trick left, else 0 (they can make it win this one).
+    lose the trick about to be played whatever the others do; otherwise 2 if it wins
+    every trick left whatever anyone plays (itself included), else 0 (the others can make
+    it win this one).
 
     Call a suit X *beaten* if ``s`` holds X cards and some other seat q holds X cards, all
     above ``low``, the lowest X card of ``s``: every X trick then holds a card above
@@ -252,6 +253,31 @@ def lose_one(h: list[int], s: int, leader: int) -> int:
     if can_lose:
         return 1
     return 2 if all_top and leader_in_mine else 0
+
+
+def sweeper(h: list[int], leader: int) -> int:
+    """The seat that takes every trick left whatever anyone plays, or -1: the case 2 of
+    :func:`lose_one` (every card of the seat above every other card of its suit, and it
+    leads, or the leader holds only suits the seat holds). At most one seat: two such
+    seats hold no suit in common, so the second holds none of the leader's."""
+    allc = h[0] | h[1] | h[2] | h[3]
+    lh = h[leader]
+    for w in range(4):
+        m = h[w]
+        o = allc ^ m
+        ok = m != 0
+        for k in (0, 8, 16, 24):
+            sb = m >> k & 255
+            if sb:
+                if sb & -sb < o >> k & 255:  # (a byte below its lowest bit: every card lower)
+                    ok = False
+                    break
+            elif w != leader and lh >> k & 255:
+                ok = False
+                break
+        if ok:
+            return w
+    return -1
 
 
 class Paranoid:
@@ -558,6 +584,12 @@ class Cooperative:
         ask = want & ~(known | e[1])
         if not ask:
             return want & known
+        w = sweeper(h, leader)
+        if w >= 0:  # w takes every trick left, whatever is played: one vector
+            only = 1 << n * VEC_WEIGHT[w]
+            e[0] = only
+            e[1] = VALID[n] & ~only
+            return want & only
         self.nodes += 1
         if self.nodes > self.budget:
             raise BudgetExhausted()
