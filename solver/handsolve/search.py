@@ -193,6 +193,93 @@ def can_lose_out_leading(h: list[int], s: int) -> bool:
     return False
 
 
+def lose_one(h: list[int], s: int, leader: int) -> int:
+    """At a trick boundary, ``leader`` to lead, seat ``s`` holding a card: 1 if ``s`` can
+    lose the trick about to be played whatever the others do; otherwise 2 if it wins
+    every trick left whatever anyone plays (itself included), else 0 (the others can make
+    it win this one).
+
+    Call a suit X *beaten* if ``s`` holds X cards and some other seat q holds X cards, all
+    above ``low``, the lowest X card of ``s``: every X trick then holds a card above
+    ``low`` (q's, led or following suit), so ``s`` playing ``low`` there loses it.
+
+    - ``s`` leading: if some suit is beaten, ``s`` leads its ``low`` there and loses.
+      Otherwise, whatever X card ``c`` it leads, every other seat holding X has a card
+      below ``low <= c`` and plays it (the others void discard): ``s`` wins.
+    - ``s`` not leading: if every suit the leader holds is beaten or one ``s`` is void in
+      (a discard never wins), ``s`` loses the trick (``low``, or a discard). Otherwise the
+      leader leads a card below ``low`` in a suit X it holds, not beaten, that ``s`` holds;
+      every other seat with X cards plays one below ``low``: ``s``, following suit, wins.
+    - every trick: if every card of ``s`` is above every other card of its suit in play,
+      ``s`` leading wins the trick (nobody beats its card) and keeps that property (the
+      others' cards only go), so it wins every trick left; not leading, the same once it
+      has won the lead, which it does at once when the leader holds only suits ``s`` holds
+      (it leads one, ``s`` follows with a card nobody beats)."""
+    m = h[s]
+    o = (h[0] | h[1] | h[2] | h[3]) ^ m
+    lead_hand = h[leader]
+    on_lead = leader == s
+    can_lose = True  # not leading: every suit the leader may lead lets s lose
+    lose_lead = False  # leading: some suit lets s lose
+    all_top = True  # every card of s above every other card of its suit
+    leader_in_mine = True  # the leader holds only suits s holds
+    for k in (0, 8, 16, 24):
+        sb = m >> k & 255
+        lb = lead_hand >> k & 255
+        if not sb:
+            if lb:
+                leader_in_mine = False
+            continue
+        low = sb & -sb
+        ob = o >> k & 255
+        if ob >= low:
+            all_top = False
+        # some other seat holding the suit only above low
+        beaten = False
+        for q in range(4):
+            if q != s:
+                qb = h[q] >> k & 255
+                if qb and qb & (low - 1) == 0:
+                    beaten = True
+                    break
+        if beaten:
+            lose_lead = True
+        elif lb:
+            can_lose = False
+    if on_lead:
+        if lose_lead:
+            return 1
+        return 2 if all_top else 0
+    if can_lose:
+        return 1
+    return 2 if all_top and leader_in_mine else 0
+
+
+def sweeper(h: list[int], leader: int) -> int:
+    """The seat that takes every trick left whatever anyone plays, or -1: the case 2 of
+    :func:`lose_one` (every card of the seat above every other card of its suit, and it
+    leads, or the leader holds only suits the seat holds). At most one seat: two such
+    seats hold no suit in common, so the second holds none of the leader's."""
+    allc = h[0] | h[1] | h[2] | h[3]
+    lh = h[leader]
+    for w in range(4):
+        m = h[w]
+        o = allc ^ m
+        ok = m != 0
+        for k in (0, 8, 16, 24):
+            sb = m >> k & 255
+            if sb:
+                if sb & -sb < o >> k & 255:  # (a byte below its lowest bit: every card lower)
+                    ok = False
+                    break
+            elif w != leader and lh >> k & 255:
+                ok = False
+                break
+        if ok:
+            return w
+    return -1
+
+
 class Paranoid:
     """Paranoid searches for seat ``seat``: which of a set of intervals of its future
     tricks it can force against the other three playing together.
@@ -274,6 +361,14 @@ class Paranoid:
                 m = h[s]
                 if ducks(m, (others | mine) ^ m):
                     yes = up_closure(1, n)  # [0, 0] forcible
+            lo1 = lose_one(h, s, leader)
+            if lo1 == 1:
+                yes |= up_closure(interval_bit(0, n - 1), n)  # [0, n - 1] forcible
+            elif lo1 == 2:
+                yes |= up_closure(interval_bit(n, n), n)  # exactly n: [n, n] forcible ...
+                no |= down_closure(interval_bit(0, n - 1), n)  # ... and nothing without n
+            else:
+                no |= 1  # it takes this trick: [0, 0] is not forcible
             e = [yes, no]
             tt[key] = e
         yes = e[0]
@@ -306,6 +401,7 @@ class Paranoid:
         order: list[int] = []
         sp = (s - leader) & 3  # the seat's place in this trick
         others = allc ^ hand
+        hand_s = h[s]
         while reps:
             low = reps & -reps
             reps ^= low
@@ -336,14 +432,17 @@ class Paranoid:
                     pr = 7 - r
             else:  # the coalition makes the seat win
                 if i == 0:
-                    pr = r
+                    # leads in a suit the seat is void in last: it discards, wins nothing
+                    pr = r if hand_s & SUIT_MASK[c >> 3] else 16 + r
                 elif sp < i:
                     if win == s:
                         pr = 16 + r if c >> 3 == led and c > best else 7 - r
-                    else:
-                        pr = r
-                else:
+                    else:  # the seat has lost this trick: keep the low cards, to play under it later
+                        pr = 7 - r
+                elif hand_s & SUIT_MASK[led]:
                     pr = r
+                else:  # the seat is void: it cannot win this trick
+                    pr = 7 - r
             order.append(pr << 5 | c)
         if len(order) > 1:
             order.sort()
@@ -485,6 +584,12 @@ class Cooperative:
         ask = want & ~(known | e[1])
         if not ask:
             return want & known
+        w = sweeper(h, leader)
+        if w >= 0:  # w takes every trick left, whatever is played: one vector
+            only = 1 << n * VEC_WEIGHT[w]
+            e[0] = only
+            e[1] = VALID[n] & ~only
+            return want & only
         self.nodes += 1
         if self.nodes > self.budget:
             raise BudgetExhausted()
