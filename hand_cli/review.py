@@ -19,7 +19,6 @@ from solver.handsolve import DEFAULT_COOP_NODES, DEFAULT_NODES, GameReview, Mist
 
 from .cli import hand, read_source
 
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 JSON_FORMAT = "hand-review"
 JSON_VERSION = 1
 
@@ -191,15 +190,6 @@ def plot_review(rv: GameReview, path: str, title: str = "") -> None:
         plt.close(fig)
 
 
-def check_plot_path(path: str) -> None:
-    """``--plot``: a .png, .svg or .pdf file that can be written (checked before the work)."""
-    from solver.outputs import check_output_path
-
-    if not path.lower().endswith(PLOT_SUFFIXES):
-        raise MalformedError(f"--plot {path!r}: the file name must end in .png, .svg or .pdf")
-    check_output_path(path, "--plot")
-
-
 @hand.command()
 @click.argument("game")
 @click.option("--round", "round_no", type=int, default=None, metavar="K",
@@ -228,6 +218,8 @@ def review(game: str, round_no: int | None, nodes: int | None, plot_path: str | 
     if round_no is not None and not 1 <= round_no <= len(match.rounds):
         raise MalformedError(f"--round {round_no}: {where} has rounds 1..{len(match.rounds)}")
     if plot_path is not None:
+        from solver.outputs import check_plot_path
+
         check_plot_path(plot_path)
     rounds = None if round_no is None else [round_no - 1]
     rv = review_game(match, rounds, nodes=nodes or DEFAULT_NODES, coop_nodes=nodes or DEFAULT_COOP_NODES)

@@ -15,7 +15,7 @@ import stat
 
 from .game import MalformedError
 
-__all__ = ["check_output_path", "write_output"]
+__all__ = ["PLOT_SUFFIXES", "check_output_path", "check_plot_path", "write_output"]
 
 
 def _reason(e: OSError) -> str:
@@ -61,6 +61,17 @@ def check_output_path(path: str, option: str) -> None:
         raise MalformedError(f"{where}: {folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise MalformedError(f"{where}: cannot create a file in folder {folder}: permission denied")
+
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")  # the chart formats of --plot
+
+
+def check_plot_path(path: str, option: str = "--plot") -> None:
+    """A chart's file (``--plot`` of either game's review): a name ending in .png, .svg
+    or .pdf, and writable (:func:`check_output_path`), checked before the work."""
+    if not path.lower().endswith(PLOT_SUFFIXES):
+        raise MalformedError(f"{option} {path!r}: the file name must end in .png, .svg or .pdf")
+    check_output_path(path, option)
 
 
 def write_output(path: str, text: str, option: str) -> None:

@@ -15,11 +15,6 @@ from ..game import MalformedError, Rules, parse_variant
 from ..inputs import check_seconds, input_options
 
 
-def _plot_path(path: str | None):
-    if path is not None and not path.lower().endswith((".png", ".svg", ".pdf")):
-        raise MalformedError(f"--plot {path!r}: the file name must end in .png, .svg or .pdf")
-
-
 @click.command()
 @input_options
 @click.option("--actions", "actions_json",
@@ -32,15 +27,14 @@ def _plot_path(path: str | None):
 def review(rec, actions_json, timeout, plot_path, as_json):
     """The exact maximum still reachable after every turn of a game, and the actions that
     lowered it: a game FILE, or a seed or deck with a line (--actions)."""
-    from ..outputs import check_output_path
+    from ..outputs import check_plot_path
     from .progress import Progress
     from .review import format_text, plot
     from .review import review as run_review
 
     check_seconds(timeout, "--timeout")
-    _plot_path(plot_path)
     if plot_path is not None:
-        check_output_path(plot_path, "--plot")
+        check_plot_path(plot_path)
     if actions_json is not None:
         if rec.actions:
             raise MalformedError(f"{rec.source}: has its own {len(rec.actions)} actions; --actions is for an "
