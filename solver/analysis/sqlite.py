@@ -118,6 +118,10 @@ class SqliteFile:
                      else "the file is corrupt (text that is not UTF-8)")
             raise StoreError(f"{self.path}: cannot {doing} the store: {cause}") from None
 
+    def _tables(self) -> set[str]:
+        """The names of the file's tables."""
+        return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
     def close(self) -> None:
         self.db.close()
 

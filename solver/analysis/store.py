@@ -150,9 +150,6 @@ class Store(SqliteFile):
 
     # --- the schema ------------------------------------------------------------------
 
-    def _tables(self) -> set[str]:
-        return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-
     def _schema_version(self, tables: set[str]) -> int | None:
         row = self.db.execute("SELECT value FROM meta WHERE name='schema'").fetchone() if "meta" in tables else None
         if row is None:

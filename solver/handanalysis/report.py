@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from ..analysis.report import wilson
 from ..handsolve.stats import ALL_VECTORS, VECTOR_INDEX, VECTORS
-from .store import DealRow
+from .store import DealRow, SeatRow
 
 PLACES = ("leader", "second", "third", "fourth")  # seat places counted from the leader
 
@@ -26,8 +26,19 @@ def _share(k: int, n: int) -> dict:
     return {"count": k, "of": n, "share": k / n if n else None, "ci95": [lo, hi]}
 
 
-def _mean(xs: list[float]) -> float | None:
+def _mean(xs: list) -> float | None:
     return statistics.fmean(xs) if xs else None
+
+
+def _decided(seats: list[SeatRow], field: str) -> list:
+    """The values of ``field`` over ``seats``, those the budget decided."""
+    return [v for v in (getattr(x, field) for x in seats) if v is not None]
+
+
+def _exact_share(seats: list[SeatRow]) -> dict:
+    """How often the seats (where decided) can force some trick count exactly."""
+    exact = _decided(seats, "exact")
+    return _share(sum(bool(e) for e in exact), len(exact))
 
 
 def _pct(p: float, xs: list[float]) -> float | None:
@@ -40,7 +51,7 @@ def _pct(p: float, xs: list[float]) -> float | None:
 def summarise(rows: Iterable[DealRow], path: str = "") -> dict:
     """The summary of the deals ``rows`` (one pass, then counts)."""
     n = 0
-    place_rows: list[list] = [[] for _ in PLACES]  # per place: (SeatRow) of decided seats
+    place_rows: list[list[SeatRow]] = [[] for _ in PLACES]  # per place: every deal's SeatRow there
     sums: Counter[int] = Counter()
     sum_decided = 0
     best_reach = 0  # best-bid vectors summing to 8 and reachable
@@ -82,33 +93,25 @@ def summarise(rows: Iterable[DealRow], path: str = "") -> dict:
     places = []
     for name, seats in zip(PLACES, place_rows):
         # each value over the seats where it was decided within the budget
-        bid = [x.best_bid for x in seats if x.best_bid is not None]
-        score = [x.best_score for x in seats if x.best_score is not None]
-        exact = [x.exact for x in seats if x.exact is not None]
+        bid = _decided(seats, "best_bid")
+        score = _decided(seats, "best_score")
         places.append({
             "place": name, "seats": len(seats), "decided": len(bid),
             "best_bid": {str(b): c for b, c in sorted(Counter(bid).items())},
             "best_score": {str(b): c for b, c in sorted(Counter(score).items())},
-            "can_force_exactly": _share(sum(bool(e) for e in exact), len(exact)),
+            "can_force_exactly": _exact_share(seats),
             "mean_best_bid": _mean(bid),
             "mean_best_score": _mean(score),
-            "mean_most": _mean([x.most for x in seats if x.most is not None]),
-            "mean_fewest": _mean([x.fewest for x in seats if x.fewest is not None]),
-            "exact_sets": {",".join(map(str, e)) or "none": c for e, c in Counter(exact).most_common(8)},
+            "mean_most": _mean(_decided(seats, "most")),
+            "mean_fewest": _mean(_decided(seats, "fewest")),
+            "exact_sets": {",".join(map(str, e)) or "none": c
+                           for e, c in Counter(_decided(seats, "exact")).most_common(8)},
         })
     lead, others = place_rows[0], [x for p in place_rows[1:] for x in p]
-
-    def mean_of(seats: list, field: str) -> float | None:
-        return _mean([getattr(x, field) for x in seats if getattr(x, field) is not None])
-
-    def exact_share(seats: list) -> float | None:
-        known = [x.exact for x in seats if x.exact is not None]
-        return sum(bool(e) for e in known) / len(known) if known else None
-
     leading = {
-        "mean_best_score": [mean_of(lead, "best_score"), mean_of(others, "best_score")],
-        "mean_most": [mean_of(lead, "most"), mean_of(others, "most")],
-        "can_force_exactly": [exact_share(lead), exact_share(others)],
+        "mean_best_score": [_mean(_decided(lead, "best_score")), _mean(_decided(others, "best_score"))],
+        "mean_most": [_mean(_decided(lead, "most")), _mean(_decided(others, "most"))],
+        "can_force_exactly": [_exact_share(lead)["share"], _exact_share(others)["share"]],
     }
     rarest = [{"vector": list(VECTORS[i]), "unreachable": c} for i, c in never.most_common(5)]
     return {
@@ -120,7 +123,7 @@ def summarise(rows: Iterable[DealRow], path: str = "") -> dict:
         "best_bids_made_together": _share(best_reach, best_reach_decided),
         "reachable_vectors": {str(k): c for k, c in sorted(reach_counts.items())},
         "all_vectors_reachable": _share(all_reach, reach_n),
-        "mean_reachable": _mean([k for k, c in reach_counts.items() for _ in range(c)]),
+        "mean_reachable": sum(k * c for k, c in reach_counts.items()) / reach_n if reach_n else None,
         "most_often_unreachable": rarest,
         "cpu_seconds": {"mean": _mean(seconds), "median": _pct(0.5, seconds), "p99": _pct(0.99, seconds),
                         "max": max(seconds, default=None), "total": sum(seconds)},

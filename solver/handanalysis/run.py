@@ -16,7 +16,7 @@ from typing import cast
 
 from solver.hand import Deal
 
-from ..analysis.pool import JobError, batched, dask_results, default_workers, pool_results, stopping
+from ..analysis.pool import JobError, dask_results, default_workers, pool_results, stopping
 from ..handsolve.stats import deal_stats
 from .store import DealRow, HandStore, SeatRow
 
@@ -72,9 +72,7 @@ def run_deals(start: int, count: int, store: HandStore, *, workers: int | None =
     scheduler address. ``on_start(n)`` is told how many deals remain; ``progress(row)`` is
     called after each row is committed."""
     budget = store.budget
-    already = sum(len(store.stored_between(lo, min(lo + BATCH * 50, start + count)))
-                  for lo in range(start, start + count, BATCH * 50))
-    n = count - already
+    n = count - store.count_between(start, start + count)
     if on_start:
         on_start(n)
     workers = workers or default_workers()
@@ -84,7 +82,7 @@ def run_deals(start: int, count: int, store: HandStore, *, workers: int | None =
     elif dask is not None:
         results = dask_results(pending, n, _analyse_chunk, budget, workers, dask)
     elif workers == 1 or n <= 1:
-        results = (x for chunk in batched(pending, 1) for x in _analyse_chunk(chunk, budget))
+        results = (x for seed in pending for x in _analyse_chunk([seed], budget))
     else:
         results = pool_results(pending, n, _analyse_chunk, budget, workers, PRELOAD, chunk_size=1)
     analysed = 0

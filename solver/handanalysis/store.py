@@ -143,7 +143,7 @@ class HandStore(SqliteFile):
         """Check the file is a deal store of this schema made with ``budget`` (before any
         PRAGMA or write, so a foreign SQLite file is left as it was); create it if empty
         (under a write lock, re-checked inside). The store's budgets."""
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = self._tables()
         if "deals" not in tables:
             if tables:
                 raise StoreError(f"{self.path}: an SQLite file, but not a {self.WHAT} "
@@ -153,7 +153,7 @@ class HandStore(SqliteFile):
             if budget is None:
                 raise StoreError(f"{self.path}: a new store needs the node budgets")  # pragma: no cover
             self.db.execute("BEGIN IMMEDIATE")
-            if "deals" not in {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}:
+            if "deals" not in self._tables():  # again: another process may have created it meanwhile
                 cols = ", ".join(f"{n} {t}" + (" DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))"
                                                if n == "finished_at" else "") for n, t, _ in COLUMNS)
                 self.db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT)")
@@ -162,7 +162,7 @@ class HandStore(SqliteFile):
                     ("kind", KIND), ("schema", str(SCHEMA_VERSION)),
                     ("budget", json.dumps(budget, sort_keys=True))])
             self.db.execute("COMMIT")
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = self._tables()
         meta = self._meta() if "meta" in tables else {}
         if meta.get("kind") != KIND:
             raise StoreError(f"{self.path}: not a {self.WHAT} (meta.kind is {meta.get('kind')!r})")
@@ -203,6 +203,12 @@ class HandStore(SqliteFile):
         with self._sql("read"):
             return {r[0] for r in self.db.execute("SELECT seed FROM deals WHERE seed >= ? AND seed < ?",
                                                   (start, stop))}
+
+    def count_between(self, start: int, stop: int) -> int:
+        """How many seeds ``start <= seed < stop`` are stored."""
+        with self._sql("read"):
+            return int(self.db.execute("SELECT COUNT(*) FROM deals WHERE seed >= ? AND seed < ?",
+                                       (start, stop)).fetchone()[0])
 
     def __len__(self) -> int:
         with self._sql("read"):
