@@ -258,22 +258,7 @@ class _TableValues:
         c.nodes = 0
         c.hands[:] = list(p.hands)
         try:
-            if not p.table:
-                got = c.boundary(p.leader, want)
-            else:
-                table = p.table
-                led = table[0] >> 3
-                best = table[0]
-                win = p.leader
-                tmask = 0
-                for i, card in enumerate(table):
-                    tmask |= 1 << card
-                    if card >> 3 == led and card > best:
-                        best = card
-                        win = (p.leader + i) % NUM_SEATS
-                kids: list[int] = []
-                c.tricks(len(table), p.leader, led, best, win, tmask, kids)
-                got = c.children(kids, want, p.tricks_left)
+            got = c.reach(p.leader, list(p.table), want)
         except BudgetExhausted:
             return None
         finally:

@@ -535,13 +535,16 @@ class Cooperative:
         self.nodes: int = 0
         self.budget: int = budget
 
-    def reach(self, leader: int, table: list[int]) -> int:
+    def reach(self, leader: int, table: list[int], want: int = -1) -> int:
         """The bit set of future trick vectors (the current trick included) some play
-        reaches from the position (``table``: the current trick's cards, from ``leader``)."""
+        reaches from the position (``table``: the current trick's cards, from ``leader``):
+        all of them, or only those of ``want`` (a set of vectors summing to the tricks
+        left; -1: every one)."""
         h = self.hands
         n = h[(leader + len(table)) & 3].bit_count()
+        ask = VALID[n] if want < 0 else want & VALID[n]
         if not table:
-            return self.boundary(leader, VALID[n])
+            return self.boundary(leader, ask)
         led = table[0] >> 3
         best = table[0]
         win = leader
@@ -554,7 +557,7 @@ class Cooperative:
                 win = (leader + i) & 3
         kids: list[int] = []
         self.tricks(len(table), leader, led, best, win, tmask, kids)
-        return self.children(kids, VALID[n], n)
+        return self.children(kids, ask, n)
 
     def boundary(self, leader: int, want: int) -> int:
         """Which of the vectors ``want`` (future, summing to the tricks left) some play
