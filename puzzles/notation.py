@@ -76,7 +76,8 @@ class LineToken:
         if m.group("seat") is None:
             a = st.first_clue()
             if a is None:
-                raise IllegalActionError("no clue is legal here" + (" (no clue tokens left)" if st.clues <= 0 else ""))
+                short = " (no clue tokens left)" if st.clues < g.clue_cost else ""
+                raise IllegalActionError("no clue is legal here" + short)
             return a
         seat, val = int(m.group("seat")), m.group("val")
         if val.isdigit():

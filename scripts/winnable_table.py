@@ -11,10 +11,12 @@ table as Markdown from the store.
 
 Groups: No Variant 2-6 players, 6 Suits and Black (6 Suits) 2-4 players; with
 ``--families``, the common variant families of 5 suits (Rainbow, Pink, White, Brown, Dark
-Rainbow, Null, Muddy Rainbow) at 2-4 players instead; ``--ids 181,16`` keeps only the
-groups of those hanab.live variant ids:
+Rainbow, Null, Muddy Rainbow) at 2-4 players instead; with ``--rules``, the variants with
+rules of their own (docs/variants.md) of 5 suits at 2-4 players; ``--ids 181,16`` keeps
+only the groups of those hanab.live variant ids:
 
     .venv/bin/python scripts/winnable_table.py --families --seeds 2000 --db families.sqlite
+    .venv/bin/python scripts/winnable_table.py --rules --seeds 2000 --db rules.sqlite
 """
 from __future__ import annotations
 
@@ -33,6 +35,9 @@ from solver.game import game_from_seed  # noqa: E402
 GROUPS = [(0, p) for p in (2, 3, 4, 5, 6)] + [(1, p) for p in (2, 3, 4)] + [(2, p) for p in (2, 3, 4)]
 # hanab.live ids: Rainbow, Pink, White, Brown, Dark Rainbow, Null, Muddy Rainbow (5 Suits)
 FAMILIES = [(vid, p) for vid in (16, 107, 22, 70, 23, 181, 161) for p in (2, 3, 4)]
+# hanab.live ids: Throw It in a Hole, Clue Starved, Alternating Clues, Alternating Clues &
+# White (where the rule binds) (5 Suits)
+RULES = [(vid, p) for vid in (280, 52, 284, 1255) for p in (2, 3, 4)]
 
 
 def main(argv=None):
@@ -48,9 +53,12 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--no-run", action="store_true", help="only print the table from the store")
     ap.add_argument("--families", action="store_true", help="the variant families' groups (see above)")
+    ap.add_argument("--rules", action="store_true", help="the groups of the variants with rules of their own")
     ap.add_argument("--ids", help="only the groups of these hanab.live variant ids (comma-separated)")
     a = ap.parse_args(argv)
-    groups = FAMILIES if a.families else GROUPS
+    if a.families and a.rules:
+        ap.error("--families and --rules: give one")
+    groups = FAMILIES if a.families else RULES if a.rules else GROUPS
     if a.ids:
         try:
             keep = {int(x) for x in a.ids.split(",")}

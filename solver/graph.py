@@ -168,9 +168,12 @@ class _Decider:
 
 # ---- the graph -------------------------------------------------------------------------
 
-def _abstract(a: Action) -> tuple[int, int]:
-    """The search position's move for an engine action (a clue is a stall)."""
-    return (SEARCH_CLUE, -1) if a.is_clue else (SEARCH_PLAY if a.kind == PLAY else SEARCH_DISCARD, a.target)
+def _abstract(state: State, a: Action) -> tuple[int, int]:
+    """The search position's move for an engine action (a clue is a stall; where
+    Alternating Clues binds, one of its type)."""
+    if a.is_clue:
+        return (SEARCH_CLUE, a.kind if state.game.alternation_binds else -1)
+    return (SEARCH_PLAY if a.kind == PLAY else SEARCH_DISCARD, a.target)
 
 
 def _maximum(state: State, node_limit, sat_conflicts, timeout, deadline) -> int:
@@ -260,7 +263,7 @@ def solution_graph(state: State, target: int | None = None, *, node_limit: int |
         """Add every optimal move from ``root`` (now at node ``key``), depth first."""
         for label, a in root.move_classes().items():
             root.push(a)
-            pos.push(*_abstract(a))
+            pos.push(*_abstract(root, a))
             try:
                 ck = root.key()
                 ok = known.get(ck)

@@ -51,7 +51,8 @@ class Solution:
 def to_engine_line(state: State, moves) -> list[Action]:
     """Turn the search's abstract moves into engine actions, replaying each through the
     rules engine (``apply`` validates every one). A clue stall becomes a real clue:
-    :meth:`State.first_clue` (the next player first)."""
+    :meth:`State.first_clue` (the next player first; of the type the move names, where
+    Alternating Clues binds)."""
     return engine_line(state, moves)[0]
 
 
@@ -61,7 +62,7 @@ def engine_line(state: State, moves) -> tuple[list[Action], State]:
     out = []
     for kind, o in moves:
         if kind == CLUE:
-            act = st.first_clue()
+            act = st.first_clue(o if o >= 0 else None)
             if act is None:
                 raise EncodingError(f"the search stalls at turn {st.turn} but no clue is legal",
                                     deck=deck_text(state), method="search")
@@ -389,6 +390,8 @@ class _Run:
         session_class = _sat_module()
         left = self._left()
         if session_class is None or (left is not None and left <= 0.05):
+            return None
+        if self.state.game.alternation_binds:  # (not modelled there: the search and CP-SAT are the two)
             return None
         t1 = time.monotonic()
         solver = SAT_SOLVER[self.state.game.num_players]

@@ -90,8 +90,9 @@ def mechanics(v: so.Variant) -> set[str]:
 
 
 # the oracle's special rules that the engine implements: inverted suits (with every action
-# recorded as what happened, their rule is a discard legal at the maximum of tokens)
-IMPLEMENTED = {"inverted"}
+# recorded as what happened, their rule is a discard legal at the maximum of tokens), Throw
+# It in a Hole, Clue Starved and Alternating Clues (Variant's flags)
+IMPLEMENTED = {"inverted", "throwItInAHole", "clueStarved", "alternatingClues"}
 
 
 def unimplemented(name) -> set[str]:
@@ -402,6 +403,10 @@ def differences(eng, name: str, v, *, full: bool = True, limit: int = 8) -> list
                   [tuple(r for s, r in d if s == si) for si in range(len(o.suits))])
             check("perfect_score", v.perfect_score, o.max_score)
             check("inverted suits", [s.inverted for s in v.suits], [s.inverted for s in o.suits])
+            rules = so.special_rules(SITE, o)
+            check("rules of its own",
+                  [v.clue_starved, v.throw_it_in_a_hole, v.alternating_clues],
+                  [r in rules for r in ("clueStarved", "throwItInAHole", "alternatingClues")])
             check("clue_always_legal(color)", v.clue_always_legal(eng.COLOR), so.always_legal(SITE, o, "color"))
             check("clue_always_legal(rank)", v.clue_always_legal(eng.RANK), so.always_legal(SITE, o, "rank"))
         check("clue_colors", tuple(v.clue_colors), colors)
@@ -450,7 +455,8 @@ SITE_HAND_SIZES = {2: 5, 3: 5, 4: 4, 5: 4, 6: 3}
 def reference_game(name: str, players: int, cards, start: int = 0):
     """The reference engine (tests/refengine.py) set up for the site variant ``name`` from
     the oracle alone: its deck, clue values, touch rule, empty-clue exception, suits'
-    tops and inverted suits; ``cards``: the deal to check, (suit, rank) in deck order."""
+    tops, inverted suits and its rules of its own (Clue Starved, Throw It in a Hole,
+    Alternating Clues); ``cards``: the deal to check, (suit, rank) in deck order."""
     from refengine import RefGame
 
     o = SITE.variants[name]
@@ -463,6 +469,8 @@ def reference_game(name: str, players: int, cards, start: int = 0):
         "emptyOk": {k: so.always_legal(SITE, o, k) for k in ("color", "rank")},
         "inverted": [i for i, su in enumerate(o.suits) if su.inverted],
     }
+    spec.update({rule: True for rule in so.special_rules(SITE, o) & {"clueStarved", "throwItInAHole",
+                                                                      "alternatingClues"}})
     return RefGame(spec, players, cards, starting_player=start)
 
 

@@ -42,9 +42,7 @@ def test_names_ids_and_typos():
 @pytest.mark.parametrize("name, reason", [
     ("Up or Down (5 Suits)", "Up or Down"),
     ("Sudoku (5 Suits)", "Sudoku"),
-    ("Throw It in a Hole (5 Suits)", "Throw It in a Hole"),
-    ("Clue Starved (5 Suits)", "Clue Starved"),
-    ("Alternating Clues (5 Suits)", "Alternating Clues"),
+    ("Reversed (5 Suits)", "reversed suits"),
 ])
 def test_variants_beyond_the_data_are_refused_by_name(name, reason):
     with pytest.raises(MalformedError, match="not supported yet") as ei:
@@ -145,3 +143,16 @@ def test_inverted_suits_with_deck_plays_are_refused_naming_why():
     g = game_from_seed(f"p3v{v.hanablive_id}s1")
     with pytest.raises(MalformedError, match="with deck plays is not supported yet: with inverted suits"):
         Game(Rules(v, deck_plays=True), 3, g.deck)
+
+
+@pytest.mark.parametrize("name, flag", [
+    ("Throw It in a Hole (5 Suits)", "throw_it_in_a_hole"),
+    ("Clue Starved & Rainbow (6 Suits)", "clue_starved"),
+    ("Alternating Clues & White (4 Suits)", "alternating_clues"),
+])
+def test_the_rules_of_their_own_are_built_from_the_name(name, flag):
+    """The variants with a rule the engine plays: accepted, with that rule's flag alone."""
+    v = parse_variant(name)
+    assert refusal(name) is None
+    flags = {f: getattr(v, f) for f in ("throw_it_in_a_hole", "clue_starved", "alternating_clues")}
+    assert flags == {f: f == flag for f in flags}

@@ -1,14 +1,21 @@
-"""Tiny games with hanab.live's suit mechanics that change the rules of a stall or a
-discard, for the brute-force checks of the search and the encodings:
+"""Tiny games with hanab.live's mechanics that change the rules of a stall, a discard or a
+token, for the brute-force checks of the search and the encodings:
 
 * a suit no clue touches (the site's Null suit): a stall is legal only when another
   player holds a card some clue touches;
-* an inverted (orange) suit: a discard is legal with all tokens available (gaining none).
+* an inverted (orange) suit: a discard is legal with all tokens available (gaining none);
+* Clue Starved: tokens in halves (a discard or a completed stack gives half, a clue costs
+  a whole token);
+* Throw It in a Hole: a completed stack gives no token;
+* Alternating Clues: a clue may not have the type of the clue before it (made to bind with
+  a suit no color clue touches, "colorless", or one no rank clue touches, "rankless").
 
 The reference engine (refengine.py) takes the variant as a dict with ``"null"`` (the last
-suits) or ``"inverted"``; here the same variant is built for the engine: a null suit from
-the site's touch rules (``noClueColors`` and ``noClueRanks``, no clue color of its own),
-an inverted suit with its flag."""
+suits), ``"inverted"``, ``"clueStarved"``, ``"throwItInAHole"``, ``"alternatingClues"``,
+``"colorless"`` (here: the last suit) or ``"rankless"``; here the same variant is built for
+the engine: a null suit from the site's touch rules (``noClueColors`` and ``noClueRanks``,
+no clue color of its own), a colorless one with ``noClueColors`` and no clue color, a
+rankless one with ``noClueRanks``, an inverted suit and the three rules with their flags."""
 from __future__ import annotations
 
 import random
@@ -18,31 +25,46 @@ from solver.game.variant import TouchRules
 
 from refengine import RefGame, composition
 
+MECHANICS = ("null", "inverted", "starved", "hole", "alternating")
+_FLAGS = {"clueStarved": "clue_starved", "throwItInAHole": "throw_it_in_a_hole",
+          "alternatingClues": "alternating_clues"}
+
 
 def site_like_variant(spec: dict) -> Variant:
-    """The engine's variant for a reference variant dict with ``"null"`` or ``"inverted"``
-    suits."""
-    base = custom_variant({k: v for k, v in spec.items() if k not in ("null", "inverted")})
+    """The engine's variant for a reference variant dict (the keys above)."""
+    extra = ("null", "inverted", "colorless", "rankless", *_FLAGS)
+    base = custom_variant({k: v for k, v in spec.items() if k not in extra})
     n = spec["suits"]
     nulls = set(spec.get("null", []))
+    colorless = set(spec.get("colorless", []))
+    rankless = set(spec.get("rankless", []))
     inverted = set(spec.get("inverted", []))
+    no_color = nulls | colorless
+    colors = tuple(s.name for i, s in enumerate(base.suits) if i not in no_color)
     suits = tuple(Suit("Null", "n", s.ranks, frozenset()) if i in nulls
-                  else Suit(s.name, s.letter, s.ranks, s.touched_by, i in inverted) for i, s in enumerate(base.suits))
-    colors = tuple(s.name for i, s in enumerate(base.suits) if i not in nulls)
-    no = tuple(i in nulls for i in range(n))
-    touch = TouchRules(all_colors=(False,) * n, no_colors=no, all_ranks=(False,) * n, no_ranks=no,
+                  else Suit(s.name, s.letter, s.ranks, frozenset() if i in colorless else s.touched_by,
+                            i in inverted)
+                  for i, s in enumerate(base.suits))
+    touch = TouchRules(all_colors=(False,) * n, no_colors=tuple(i in no_color for i in range(n)),
+                       all_ranks=(False,) * n, no_ranks=tuple(i in nulls | rankless for i in range(n)),
                        prism=(False,) * n)
-    what = " and ".join(w for w, on in (("a null suit", nulls), ("an inverted suit", inverted)) if on)
-    return Variant(f"{base.name} with {what}", suits, colors, clue_ranks=base.clue_ranks,
-                   clue_tokens=base.clue_tokens, strikes=base.strikes, hand_sizes=base.hand_sizes, touch=touch)
+    words = [w for w, on in (("a null suit", nulls), ("an inverted suit", inverted), ("a colorless suit", colorless),
+                             ("a rankless suit", rankless)) if on]
+    words += [k for k in _FLAGS if spec.get(k)]
+    return Variant(f"{base.name} with {' and '.join(words)}", suits, colors, clue_ranks=base.clue_ranks,
+                   clue_tokens=base.clue_tokens, strikes=base.strikes, hand_sizes=base.hand_sizes, touch=touch,
+                   **{field: bool(spec.get(k)) for k, field in _FLAGS.items()})
 
 
 def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
     """(engine state, reference game) at the start of a random tiny game: 2-3 suits, 1-4
     cards a suit, hands of 1-2, 0-3 tokens, 1-3 strikes, 2-3 players, random options
     (empty clues off: with them a null suit changes nothing; deck plays off with an
-    inverted suit, which the engine does not take yet); ``mechanic`` "null": the last
-    suit is null, "inverted": a random suit is inverted."""
+    inverted suit, which the engine does not take yet); ``mechanic`` (one of MECHANICS)
+    "null": the last suit is null, "inverted": a random suit is inverted, "starved",
+    "hole": the rule (with at most one token: then a stack's token counts), "alternating":
+    the rule, mostly with the last suit colorless or a random one rankless (without them it
+    cannot bind: Game.alternation_binds)."""
     while True:
         suits = rng.randint(2, 3)
         ranks = [rng.randint(1, 3) for _ in range(rng.randint(1, 4))]
@@ -55,8 +77,22 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
             "strikes": rng.randint(1, 3)}
     if mechanic == "null":
         spec["null"] = [suits - 1]
-    else:
+    elif mechanic == "inverted":
         spec["inverted"] = [rng.randrange(suits)]
+    elif mechanic == "starved":
+        spec["clueStarved"] = True
+    elif mechanic == "hole":
+        spec["throwItInAHole"] = True
+        spec["clueTokens"] = min(spec["clueTokens"], 1)  # scarce tokens: a stack's token would count
+    elif mechanic == "alternating":
+        spec["alternatingClues"] = True
+        x = rng.random()
+        if x < 0.4:
+            spec["colorless"] = [suits - 1]
+        elif x < 0.8:
+            spec["rankless"] = [rng.randrange(suits)]
+    else:
+        raise ValueError(f"unknown mechanic {mechanic!r}")
     deck = composition(spec)
     rng.shuffle(deck)
     opts = {"deck_plays": rng.random() < 0.4 and mechanic != "inverted", "stacks": rng.random() < 0.3,

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from solver.errors import EncodingError, deck_text
-from solver.game import DISCARD, PLAY, Action, MalformedError, State
+from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, MalformedError, State
 from solver.strategy import best_greedy_line
 
 __all__ = ["CpsatResult", "canonical_line", "cpsat_max", "greedy_line", "model_accepts"]
@@ -155,7 +155,9 @@ class _Encoding:
         self.d0 = st.next_draw  # deck card j (j = 0 is the top) has order d0 + j
         self.D = D = self.N - st.next_draw  # cards left in the deck = steps
         self.c0, self.k0 = st.clues, st.strikes
-        self.M, self.L = g.max_clues, g.strike_limit
+        self.M, self.L = g.max_clues, g.strike_limit  # tokens in units (Game.clue_cost)
+        self.K = g.clue_cost  # units a clue costs: 2 in Clue Starved, else 1
+        self.RM = self.M // self.K  # the most clues the tokens can pay for in a row
         self.S = g.variant.num_suits
         self.top = list(g.max_rank)  # a suit is complete at its highest rank
         self.st0 = list(st.stacks)
@@ -239,14 +241,15 @@ class _Encoding:
                      if e > self.first_use[o]}
 
         # -- the clue run before step e (e = 0..D-1), and who acts ------------------------
-        # run[e]            clue turns just before step e's removal (0..M; 0 without tokens)
+        # run[e]            clue turns just before step e's removal (0..RM; 0 without tokens)
         # runmod[e, r]      run[e] is r modulo n (it moves the turn on r places)
         # runq[e]           run[e] // n
-        # clues_at[e]       tokens when step e's removal is made: clues[e] - run[e]
+        # clues_at[e]       units when step e's removal is made: clues[e] - K run[e]
         # actor[e, p]       player p takes event e's action (after the run)
-        self.run = [m.new_int_var(0, M, f"run[{e}]") if M > 0 else 0 for e in range(D)]
-        self.runmod = {(e, r): m.new_bool_var(f"runmod[{e},{r}]") for e in range(D) for r in range(n)} if M > 0 else {}
-        self.runq = [m.new_int_var(0, M // n, f"runq[{e}]") for e in range(D)] if M > 0 else []
+        RM = self.RM
+        self.run = [m.new_int_var(0, RM, f"run[{e}]") if RM > 0 else 0 for e in range(D)]
+        self.runmod = {(e, r): m.new_bool_var(f"runmod[{e},{r}]") for e in range(D) for r in range(n)} if RM > 0 else {}
+        self.runq = [m.new_int_var(0, RM // n, f"runq[{e}]") for e in range(D)] if RM > 0 else []
         self.clues_at = [m.new_int_var(0, M, f"clues_at[{e}]") if e < D else self.clues[e] for e in range(E)]
         self.actor = {(e, p): m.new_bool_var(f"actor[{e},{p}]") for e in range(E) for p in range(n)}
 
@@ -278,6 +281,12 @@ class _Encoding:
         # is deck card j < e (drawn at step j by the actor of step j).
         self.play, self.misplay, self.discard, self.use = {}, {}, {}, {}
         self.deck_play, self.deck_misplay, self.clue = {}, {}, {}
+        self.run_ge: dict = {}  # (e, k) -> the literal run[e] >= k, once made (_run_ge)
+        # Alternating Clues where it binds (_alternating_clues): per step, the run's first
+        # clue is a color clue, and the run is odd; per final-round clue, it is a color clue
+        self.first_color: dict = {}
+        self.odd: dict = {}
+        self.clue_color: dict = {}
         self.actions = [[] for _ in range(E)]  # per event: (literal, kind, card order)
         self.uses_at = [[] for _ in range(E)]  # per event: (card, use literal)
         self.uses_of = {}  # card order -> every literal that removes it (hand use or deck play)
@@ -313,7 +322,7 @@ class _Encoding:
                 self.actions[e].append((v, _DECK_MISPLAY, o))
                 self.uses_of.setdefault(o, []).append(v)
                 self.removes.setdefault((e, o), []).append(v)
-            if e >= D and M > 0:
+            if e >= D and self.RM > 0:
                 self.clue[e] = v = m.new_bool_var(f"clue[{e}]")
                 self.actions[e].append((v, _CLUE, -1))
 
@@ -326,7 +335,9 @@ class _Encoding:
              if kind in (_PLAY, _DECK_PLAY) and self.rank[o] == self.top[self.suit[o]]]
             for e in range(E)
         ]
-        self.bonus = {e: m.new_bool_var(f"bonus[{e}]") for e in range(E) if self.completers[e]}
+        # (no bonus in Throw It in a Hole)
+        self.bonus = {e: m.new_bool_var(f"bonus[{e}]") for e in range(E)
+                      if self.completers[e] and self.game.stack_token}
         self.held = {}
         self.emptied = {}
         self.uses_any = {}  # e -> literal: event e uses a card from the hand (final-round clues)
@@ -354,7 +365,7 @@ class _Encoding:
     # constraints
     # =====================================================================================
     def _constraints(self) -> None:
-        m, n, D, E, S, M = self.model, self.n, self.D, self.E, self.S, self.M
+        m, n, D, E, S = self.model, self.n, self.D, self.E, self.S
 
         # -- The position before event 0 is the given state. -------------------------------
         m.add(self.clues[0] == self.c0)
@@ -373,15 +384,16 @@ class _Encoding:
             for o, u in self.uses_at[e]:
                 m.add(u == sum(kinds[o]))
 
-        # -- The clue run before a step: each clue costs a token (tokens after the run =
-        #    tokens before - its length >= 0), none once the game is over; the run moves
-        #    the turn on by its length, so only its length modulo n matters for who acts. --
+        # -- The clue run before a step: each clue costs a token, K units (units after the
+        #    run = units before - K x its length >= 0), none once the game is over; the run
+        #    moves the turn on by its length, so only its length modulo n matters for who
+        #    acts. ------------------------------------------------------------------------
         for e in range(D):
-            if M == 0:
+            if self.RM == 0:
                 m.add(self.clues_at[e] == self.clues[e])
                 continue
             run = self.run[e]
-            m.add(self.clues_at[e] == self.clues[e] - run)
+            m.add(self.clues_at[e] == self.clues[e] - self.K * run)
             if self.alive[e] is not True:
                 m.add(run == 0).only_enforce_if(_neg(self.alive[e]))
             mods = [self.runmod[e, r] for r in range(n)]
@@ -396,7 +408,7 @@ class _Encoding:
                 prev = ((p + 1) % n == self.state.current) if e == 0 else self.actor[e - 1, p]
                 if prev is False:
                     continue
-                if e < D and M > 0:
+                if e < D and self.RM > 0:
                     for r in range(n):
                         self._clause(_neg(prev), _neg(self.runmod[e, r]), self.actor[e, (p + 1 + r) % n])
                 else:
@@ -439,9 +451,9 @@ class _Encoding:
             for s in range(S):
                 m.add(self.stack[e + 1, s] == self.stack[e, s] + sum(fitting.get((e, s), [])))
 
-        # -- Clue tokens: a discard returns one and is not allowed with all tokens available;
-        #    completing a suit returns one unless all are available; a final-round clue
-        #    spends one (so needs one). -------------------------------------------------------
+        # -- Clue tokens, in units: a discard returns one and is not allowed with all tokens
+        #    available; completing a suit returns one unless all are available (none in Throw
+        #    It in a Hole); a final-round clue spends a token, K units (so needs them). -------
         for e in range(E):
             discards = [v for v, kind, _ in self.actions[e] if kind == _DISCARD]
             if not self.game.discard_at_max:
@@ -468,9 +480,9 @@ class _Encoding:
                 gain.append(b)
             spend = []
             if e in self.clue:
-                m.add(self.clues[e] >= 1).only_enforce_if(self.clue[e])
+                m.add(self.clues[e] >= self.K).only_enforce_if(self.clue[e])
                 spend.append(self.clue[e])
-            m.add(self.clues[e + 1] == self.clues_at[e] + sum(gain) - sum(spend))
+            m.add(self.clues[e + 1] == self.clues_at[e] + sum(gain) - self.K * sum(spend))
 
         # -- A final-round clue needs another player to clue: one holding a card (every card
         #    is touched by some clue: Game refuses variants where not), unless a clue may touch
@@ -478,7 +490,9 @@ class _Encoding:
         #    nothing). Before the final round every hand is full. In the final round each player acts once, so only a
         #    player holding one card as it began can run out: emptied[e, q] says q has used
         #    that card at a final-round event before e. ----------------------------------------
-        if not self.game.free_clues and not self.game.all_touchable:
+        if self.game.alternation_binds:
+            self._alternating_clues()
+        elif not self.game.free_clues and not self.game.all_touchable:
             self._untouched_cards()
         elif not self.game.free_clues and self.clue:
             ones = [q for q in range(n) if self.final_size[q] == 1]
@@ -552,6 +566,107 @@ class _Encoding:
         if self.symmetry:
             self._symmetry()
 
+    def _holding(self, e: int, cards: list[bool], name: str) -> list:
+        """Per player q, a literal that holds only if q holds at event e one of the cards
+        marked in ``cards`` (by order): a dealt card not used yet, or deck card j < e (drawn
+        at step j by its actor) not used yet (``{name}_holds[e, j, q]``)."""
+        m, n, D = self.model, self.n, self.D
+        out = []
+        for q in range(n):
+            mine = [_neg(self.is_used(e, o)) for o in self.hands0[q] if cards[o]]
+            for j in range(min(e, D)):
+                o = self.d0 + j
+                if cards[o]:
+                    x = m.new_bool_var(f"{name}_holds[{e},{j},{q}]")
+                    self._implies(x, self.actor[j, q])
+                    self._implies(x, _neg(self.is_used(e, o)))
+                    mine.append(x)
+            x = m.new_bool_var(f"{name}[{e},{q}]")
+            self._clause(_neg(x), *mine)
+            out.append(x)
+        return out
+
+    def _run_ge(self, e: int, k: int):
+        """The literal run[e] >= k (made once)."""
+        lit = self.run_ge.get((e, k))
+        if lit is None:
+            lit = self.run_ge[e, k] = self._ge(self.run[e], k, f"run_ge[{e},{k}]")
+        return lit
+
+    def _alternating_clues(self) -> None:
+        """-- Alternating Clues, where it binds (Game.alternation_binds): a clue may not have
+        the type of the clue before it, and a clue of a type needs another player holding a
+        card some clue of that type touches (unless that type may touch nothing).
+        last_color[e] / last_rank[e]: the last clue given before event e was of that type
+        (neither before the first). A run of clues alternates, so its types follow from
+        the first (first_color[e]); the run's last clue has the first one's type when the
+        run is odd (odd[e]). A final-round clue is of one type (clue_color[e]). Hands do not
+        change during a run, whose k-th clue is given by the player k seats after the
+        previous actor. -----------------------------------------------------------------"""
+        m, n, D, E, g = self.model, self.n, self.D, self.E, self.game
+        has = {COLOR_CLUE: [bool(x) for x in g.color_mask], RANK_CLUE: [bool(x) for x in g.rank_mask]}
+        free = g.empty_clue_ok
+        last0 = self.state.last_clue
+        lc: list = [last0 == COLOR_CLUE] + [m.new_bool_var(f"last_color[{e}]") for e in range(1, E + 1)]
+        lr: list = [last0 == RANK_CLUE] + [m.new_bool_var(f"last_rank[{e}]") for e in range(1, E + 1)]
+        self.last_color, self.last_rank = lc, lr
+        for e in range(E):
+            self._clause(_neg(lc[e + 1]), _neg(lr[e + 1]))
+            # per type, per player q: q holds a card a clue of that type touches (True if
+            # that type may touch nothing)
+            avail = {t: [True] * n if free[t] else self._holding(e, has[t], f"touch_{word}")
+                     for t, word in ((COLOR_CLUE, "color"), (RANK_CLUE, "rank"))}
+            if e < D and self.RM > 0:
+                fc = self.first_color[e] = m.new_bool_var(f"first_color[{e}]")
+                odd = self.odd[e] = m.new_bool_var(f"odd[{e}]")
+                half = m.new_int_var(0, self.RM // 2, f"half[{e}]")
+                m.add(self.run[e] == 2 * half + odd)
+                some = self._run_ge(e, 1)
+                # the first clue is not of the last clue's type
+                self._clause(_neg(some), _neg(lc[e]), _neg(fc))
+                self._clause(_neg(some), _neg(lr[e]), fc)
+                # the k-th clue (color when k is odd and the first is color, or k even and it
+                # is not) needs a card of its type in another hand than its giver's
+                for k in range(1, self.RM + 1):
+                    longer = self._run_ge(e, k)
+                    color_k = fc if k % 2 else _neg(fc)
+                    for p in range(n):
+                        prev = ((p + 1) % n == self.state.current) if e == 0 else self.actor[e - 1, p]
+                        if prev is False:
+                            continue
+                        giver = (p + k) % n
+                        for t, is_t in ((COLOR_CLUE, color_k), (RANK_CLUE, _neg(color_k))):
+                            self._clause(_neg(prev), _neg(longer), _neg(is_t),
+                                         *[avail[t][q] for q in range(n) if q != giver])
+                # after the run: unchanged without clues, else the type of its last clue
+                # (the first's when the run is odd)
+                for a in (lc, lr):
+                    self._clause(some, _neg(a[e]), a[e + 1])
+                    self._clause(some, a[e], _neg(a[e + 1]))
+                self._clause(_neg(some), _neg(fc), _neg(odd), lc[e + 1])
+                self._clause(_neg(some), fc, odd, lc[e + 1])
+                self._clause(_neg(some), _neg(fc), odd, lr[e + 1])
+                self._clause(_neg(some), fc, _neg(odd), lr[e + 1])
+            elif e in self.clue:
+                c, cc = self.clue[e], m.new_bool_var(f"clue_color[{e}]")
+                self.clue_color[e] = cc
+                self._clause(_neg(c), _neg(cc), _neg(lc[e]))
+                self._clause(_neg(c), cc, _neg(lr[e]))
+                for p in range(n):
+                    others_c = [avail[COLOR_CLUE][q] for q in range(n) if q != p]
+                    others_r = [avail[RANK_CLUE][q] for q in range(n) if q != p]
+                    self._clause(_neg(c), _neg(self.actor[e, p]), _neg(cc), *others_c)
+                    self._clause(_neg(c), _neg(self.actor[e, p]), cc, *others_r)
+                self._clause(_neg(c), _neg(cc), lc[e + 1])
+                self._clause(_neg(c), cc, lr[e + 1])
+                for a in (lc, lr):
+                    self._clause(c, _neg(a[e]), a[e + 1])
+                    self._clause(c, a[e], _neg(a[e + 1]))
+            else:
+                for a in (lc, lr):
+                    self._clause(_neg(a[e]), a[e + 1])
+                    self._clause(a[e], _neg(a[e + 1]))
+
     def _untouched_cards(self) -> None:
         """-- Cards no clue touches (and no clue that may touch nothing): a clue needs
         another player holding a card some clue touches. touchable[e, q]: q holds one at
@@ -573,9 +688,9 @@ class _Encoding:
                         mine.append(x)
                 tch[q] = x = m.new_bool_var(f"touchable[{e},{q}]")
                 self._clause(_neg(x), *mine)
-            if e < D and self.M > 0:
-                for k in range(1, self.M + 1):
-                    longer = self._ge(self.run[e], k, f"run_ge[{e},{k}]")
+            if e < D and self.RM > 0:
+                for k in range(1, self.RM + 1):
+                    longer = self._run_ge(e, k)
                     for p in range(n):
                         prev = ((p + 1) % n == self.state.current) if e == 0 else self.actor[e - 1, p]
                         if prev is False:
@@ -854,19 +969,27 @@ class _Encoding:
             put(self.alive[e], not st.over)
             put(self.clues[e], st.clues)
             put(self.strikes[e], st.strikes)
+            if self.game.alternation_binds:
+                put(self.last_color[e], st.last_clue == COLOR_CLUE)
+                put(self.last_rank[e], st.last_clue == RANK_CLUE)
             for s in range(self.S):
                 put(self.stack[e, s], st.stacks[s])
             if e == self.E:
                 break
             run = 0
+            first = None
             if not st.over and e < self.D:
                 while i < len(line) and line[i].is_clue:
+                    first = line[i].kind if first is None else first
                     st.apply(line[i])
                     i += 1
                     run += 1
+            if e in self.first_color:
+                put(self.first_color[e], first == COLOR_CLUE)
+                put(self.odd[e], run % 2)
             if e < self.D:
                 put(self.run[e], run)
-                if self.M > 0:
+                if self.RM > 0:
                     for r in range(self.n):
                         put(self.runmod[e, r], run % self.n == r)
                     put(self.runq[e], run // self.n)
@@ -891,6 +1014,8 @@ class _Encoding:
                     chosen = self.discard.get((e, o))
                 else:
                     chosen = self.clue.get(e)
+                    if e in self.clue_color:
+                        put(self.clue_color[e], a.kind == COLOR_CLUE)
                 if chosen is None:
                     raise EncodingError(f"action at event {e} ({a}) has no variable", deck=deck_text(self.state),
                                         method="cpsat")
@@ -926,11 +1051,16 @@ class _Encoding:
         for e in range(self.E):
             if not value(self.alive[e]) or st.over:  # (the engine may end it first: Game.site_end)
                 break
-            if e < self.D and self.M > 0:
+            if e < self.D and self.RM > 0:
+                kind = None  # Alternating Clues where it binds: the run's types alternate from the first
+                if e in self.first_color:
+                    kind = COLOR_CLUE if solver.boolean_value(self.first_color[e]) else RANK_CLUE
                 for _ in range(solver.value(self.run[e])):
-                    actions.append(st.apply(_any_clue(st, e)))
+                    actions.append(st.apply(_any_clue(st, e, kind)))
                     if st.over:  # a position with nothing left to score ends at its first action
                         return actions, st
+                    if kind is not None:
+                        kind = RANK_CLUE if kind == COLOR_CLUE else COLOR_CLUE
             chosen = [(kind, o) for v, kind, o in self.actions[e] if solver.boolean_value(v)]
             if len(chosen) != 1:
                 raise EncodingError(f"event {e} chooses {len(chosen)} actions", deck=deck_text(self.state),
@@ -941,14 +1071,17 @@ class _Encoding:
             elif kind == _DISCARD:
                 action = Action(DISCARD, o)
             else:
-                action = _any_clue(st, e)
+                cc = self.clue_color.get(e)
+                action = _any_clue(st, e, None if cc is None else
+                                   COLOR_CLUE if solver.boolean_value(cc) else RANK_CLUE)
             actions.append(st.apply(action))
         return actions, st
 
 
-def _any_clue(st: State, e: int) -> Action:
-    """A clue stall: :meth:`State.first_clue` (any will do with full information)."""
-    a = st.first_clue()
+def _any_clue(st: State, e: int, kind: int | None = None) -> Action:
+    """A clue stall: :meth:`State.first_clue` (any will do with full information; of
+    ``kind``, where Alternating Clues binds)."""
+    a = st.first_clue(kind)
     if a is None:
         raise EncodingError(f"event {e} clues but no clue is legal", deck=deck_text(st), method="cpsat")
     return a

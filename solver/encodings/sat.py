@@ -113,7 +113,10 @@ class _Data:
         self.stacks0 = list(state.stacks)
         self.score0 = sum(state.stacks)
         self.clues0 = state.clues
-        self.M = g.max_clues
+        self.M = g.max_clues                            # tokens, in units (Game.clue_cost)
+        self.K = g.clue_cost                            # units a clue costs: 2 in Clue Starved
+        self.RM = self.M // self.K                      # the most clues tokens can pay for
+        self.stack_token = g.stack_token                # a completed suit gives a unit
         self.strikes0 = state.strikes
         self.L = g.strike_limit
         self.turns_left0 = state.turns_left
@@ -124,6 +127,10 @@ class _Data:
         self.deck_plays = g.rules.deck_plays and self.D >= 1
         self.strikeout_keeps_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score
+        if g.alternation_binds:
+            raise MalformedError(f"the SAT encoding does not model Alternating Clues where the rule binds "
+                                 f"({g.variant.name!r}: some card is touched by one clue type only); the portfolio "
+                                 f"uses the search and CP-SAT there")
         if self.turns_left0 is None and self.D == 0:
             raise MalformedError("position has an empty deck but no final-round counter")
         if self.turns_left0 is not None and self.turns_left0 > self.N:
@@ -378,6 +385,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
     # ---- Data -------------------------------------------------------------------------
     d = _Data(state)
     N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
+    K, RM = d.K, d.RM
     if D > 0 and any(len(hand) != d.hand_size for hand in d.hand0):
         raise MalformedError("position has cards in the deck but a hand that is not full")
     F = N if D > 0 else d.turns_left0          # turns of the final round
@@ -421,7 +429,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
     def run(e, c):
         if c <= 0:
             return TRUE
-        return v("run", e, c) if (e < D and c <= M) else FALSE
+        return v("run", e, c) if (e < D and c <= RM) else FALSE
 
     def over(e):
         return FALSE if e == 0 else v("over", e)
@@ -447,25 +455,27 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
         # is a play, a discard or a clue; once the game is over, nothing happens.
         enc.exactly_one([kp, kd, kc, over(e)])
 
-        # The clue run before a step: each clue costs a token, so there are at most as
-        # many as tokens, and tokens after the run = tokens before - its length. A run of
-        # c clues moves the turn on c places, so only c modulo N matters for who acts.
+        # The clue run before a step: each clue costs a token (K units), so there are at
+        # most as many as the tokens pay for, and units after the run = units before - K x
+        # its length. A run of c clues moves the turn on c places, so only c modulo N
+        # matters for who acts.
         if step:
-            for c in range(1, M + 1):
+            for c in range(1, RM + 1):
                 enc.implies([run(e, c)], [run(e, c - 1)])
-                enc.implies([run(e, c)], [clues(e, c)])
+                enc.implies([run(e, c)], [clues(e, K * c)])
                 enc.implies([run(e, c)], [-over(e)])
+            for c in range(1, M + 1):
                 enc.implies([clues_at(e, c)], [clues_at(e, c - 1)])
             for a in range(M + 1):
-                for b in range(M + 1):
-                    # tokens >= a+b and run <= b  ->  after >= a;  after >= a and run >= b
-                    # ->  tokens >= a+b
+                for b in range(RM + 1):
+                    # units >= a+Kb and run <= b  ->  after >= a;  after >= a and run >= b
+                    # ->  units >= a+Kb
                     if a >= 1:
-                        enc.implies([clues(e, a + b), -run(e, b + 1)], [clues_at(e, a)])
-                    enc.implies([clues_at(e, a), run(e, b)], [clues(e, a + b)])
+                        enc.implies([clues(e, a + K * b), -run(e, b + 1)], [clues_at(e, a)])
+                    enc.implies([clues_at(e, a), run(e, b)], [clues(e, a + K * b)])
             for m in range(N):
                 exact = []
-                for c in range(m, M + 1, N):
+                for c in range(m, RM + 1, N):
                     x = v("runis", e, c)
                     enc.iff_and(x, [run(e, c), -run(e, c + 1)])
                     exact.append(x)
@@ -521,7 +531,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
         # discards in the final round (once at most), so only one-card hands can run out.
         # Before the final round every hand is full, so a clue run always has a player to clue.
         if kc != FALSE:
-            enc.implies([kc], [clues_at(e, 1)])
+            enc.implies([kc], [clues_at(e, K)])
             if not d.empty_clues and d.all_touchable:
                 for p in range(N):
                     others = []
@@ -562,7 +572,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
             if step:
                 for p in range(N):
                     prev = (TRUE if (p + 1) % N == d.first else FALSE) if e == 0 else actor[e - 1][p]
-                    for k in range(1, M + 1):
+                    for k in range(1, RM + 1):
                         g = (p + k) % N
                         enc.add([-prev, -run(e, k)] + [tch[q] for q in range(N) if q != g])
             elif kc != FALSE:
@@ -591,17 +601,18 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
                 enc.implies([nxt], [cur, below])
                 enc.implies([nxt], [stack(e + 1, s, h - 1)])
 
-        # A discard brings a token back, and so does completing a suit (its max rank).
+        # A discard brings a unit back, and so does completing a suit (its max rank; not
+        # in Throw It in a Hole).
         for s in range(S):
             top = d.max_rank[s]
             enc.iff_and(complete[e][s], [stack(e + 1, s, top), -stack(e, s, top)])
-        enc.iff_or(gain[e], [kd] + complete[e])
+        enc.iff_or(gain[e], [kd] + (complete[e] if d.stack_token else []))
 
-        # Tokens after the event: one more after a gain (none beyond the maximum), one
-        # fewer after a final-round clue, else unchanged. (A gain and a clue never meet.)
+        # Units after the event: one more after a gain (none beyond the maximum), K fewer
+        # after a final-round clue, else unchanged. (A gain and a clue never meet.)
         for i in range(1, M + 1):
             nxt = v("clues", e + 1, i)
-            up, same, down = clues_at(e, i - 1), clues_at(e, i), clues_at(e, i + 1)
+            up, same, down = clues_at(e, i - 1), clues_at(e, i), clues_at(e, i + K)
             enc.implies([gain[e], up], [nxt])
             enc.implies([gain[e], nxt], [up])
             enc.implies([kc, down], [nxt])
@@ -752,7 +763,7 @@ def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
         if enc.value(true, "over", e) or st.over:  # (the engine may end it first: Game.site_end)
             break
         if e < enc.steps:
-            for _ in range(sum(enc.value(true, "run", e, c) for c in range(1, d.M + 1))):
+            for _ in range(sum(enc.value(true, "run", e, c) for c in range(1, d.RM + 1))):
                 actions.append(st.apply(_any_clue(st)))
                 if st.over:  # a position with nothing left to score ends at its first action
                     return actions
@@ -780,22 +791,23 @@ def horizon(data: _Data, target: int) -> int:
     the game is over at t* + N + 1 at the latest (the final round gives each player one more
     turn) and earlier if it ends by strikeout or a perfect score. Before t*, no play or
     discard happens without a draw, so every turn before t* is either one of the other D-1
-    removals or a clue. Each clue costs a token, and tokens come only from the c0 in hand,
-    from discards (each a removal, so at most D-1 before t*) and from completed suits (at
-    most one per suit not yet complete). To end with at least ``target``, at least
+    removals or a clue. Each clue costs a token (K units: 2 in Clue Starved, else 1), and
+    units come only from the c0 in hand, from discards (each a removal, so at most D-1
+    before t*) and from completed suits (at most one per suit not yet complete; none in
+    Throw It in a Hole). To end with at least ``target``, at least
     ``target - score0 - N - 1`` cards must be played successfully before t* (at most N plays
     in the final round and one at t* itself), and those removals are not discards. Hence
-        t* <= (D-1) + c0 + (D-1 - max(0, target - score0 - N - 1)) + incomplete suits,
+        t* <= (D-1) + (c0 + (D-1 - max(0, target - score0 - N - 1)) + incomplete suits) / K,
     and H = t*_max + N + 1. A game that ends early (perfect score, or strikeout with the
     'stacks' rule) is shorter still: all its successful plays are removals before t*.
     """
     d = data
     if d.turns_left0 is not None:
         return d.turns_left0
-    incomplete = sum(1 for s in range(d.S) if d.stacks0[s] < d.max_rank[s])
+    incomplete = sum(1 for s in range(d.S) if d.stacks0[s] < d.max_rank[s]) if d.stack_token else 0
     need_early = max(0, target - d.score0 - d.N - 1)
     discards = max(0, d.D - 1 - need_early)
-    t_star = (d.D - 1) + d.clues0 + discards + incomplete
+    t_star = (d.D - 1) + (d.clues0 + discards + incomplete) // d.K
     return t_star + d.N + 1
 
 
@@ -841,6 +853,7 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
     enc.length = H
     TRUE, FALSE = enc.TRUE, enc.FALSE
     N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
+    K = d.K
     v = enc.var
     last = d.deck[-1] if D else None  # the card a deck play plays
 
@@ -938,7 +951,7 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
         # loop; Game.free_clues: a clue may touch nothing). Hands shrink only after the deck
         # runs out, when each player acts at most once more, so only players down to one
         # card can be left with an empty hand.
-        enc.implies([kc], [clues(t, 1)])
+        enc.implies([kc], [clues(t, K)])
         if not d.empty_clues and d.all_touchable:
             others = []
             for q in range(N):
@@ -999,8 +1012,8 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
                 enc.implies([nxt], [cur, stack(t, s, h - 1)])
                 enc.implies([nxt], [stack(t + 1, s, h - 1)])
 
-        # A completed suit returns a clue token (if not all are available); a discard
-        # returns one too.
+        # A completed suit returns a clue unit (if not all are available; not in Throw It in
+        # a Hole); a discard returns one too.
         comps = []
         for s in range(S):
             m = d.max_rank[s]
@@ -1008,13 +1021,13 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
             enc.iff_and(c, [stack(t + 1, s, m), -stack(t, s, m)])
             comps.append(c)
         gain = v("gain", t)
-        enc.iff_or(gain, [kd] + comps)
+        enc.iff_or(gain, [kd] + (comps if d.stack_token else []))
 
-        # Clue tokens (order-encoded): -1 after a clue, +1 (capped at the maximum) after a
+        # Clue units (order-encoded): -K after a clue, +1 (capped at the maximum) after a
         # gain, unchanged otherwise. A gain and a clue never share a turn.
         for i in range(1, M + 1):
             nxt = v("clues", t + 1, i)
-            up, same, down = clues(t, i - 1), clues(t, i), clues(t, i + 1)
+            up, same, down = clues(t, i - 1), clues(t, i), clues(t, i + K)
             enc.implies([gain, up], [nxt])
             enc.implies([gain, nxt], [up])
             enc.implies([kc, down], [nxt])

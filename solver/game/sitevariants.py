@@ -15,8 +15,10 @@ server builds it:
 - the touch rules (:class:`~.variant.TouchRules`, applied by
   :meth:`~.variant.Variant.touches` as ``variantIsCardTouched`` does).
 
-Variants with rules beyond this data are refused by name with the reason: Up or Down,
-Sudoku, Throw It in a Hole, Clue Starved, Alternating Clues, reversed suits. Inverted
+The rules of their own that the engine plays (:class:`~.variant.Variant`'s flags, each
+told by the name's prefix as the server's ``variant.go`` tells it): Clue Starved, Throw It
+in a Hole, Alternating Clues. Variants with rules beyond this data are refused by name
+with the reason: Up or Down, Sudoku, reversed suits. Inverted
 (orange) suits are data here (:attr:`~.variant.Suit.inverted`): with every action recorded
 as what happened, their one rule is that a discard is legal at the maximum of tokens.
 """
@@ -33,8 +35,11 @@ TABLE = "hanablive_variants.tsv"
 REVERSED = " Reversed"
 # the rules beyond data: the table's flag, and the name prefix the server tells them by
 # (its predicates in server/src/variant.go)
-_SPECIAL_RULES = (("upOrDown", "Up or Down"), ("sudoku", "Sudoku"), ("throwItInAHole", "Throw It in a Hole"),
-                  ("clueStarved", "Clue Starved"), ("alternatingClues", "Alternating Clues"))
+_SPECIAL_RULES = (("upOrDown", "Up or Down"), ("sudoku", "Sudoku"))
+# the rules of their own the engine plays (Variant's clue_starved, throw_it_in_a_hole,
+# alternating_clues): the table's flag and the name prefix
+_OWN_RULES = (("clueStarved", "Clue Starved"), ("throwItInAHole", "Throw It in a Hole"),
+              ("alternatingClues", "Alternating Clues"))
 
 
 @dataclass(frozen=True)
@@ -203,7 +208,9 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     suits = tuple(Suit(s.name, letters[i], suits_ranks[i],
                        frozenset(colors.index(c) for c in s.colors if c in colors), "inverted" in s.flags)
                   for i, s in enumerate(site_suits))
-    return Variant(name, suits, colors, clue_ranks=clue_ranks, hanablive_id=vid, touch=touch)
+    own = [_flag(flags, key) or name.startswith(prefix) for key, prefix in _OWN_RULES]
+    return Variant(name, suits, colors, clue_ranks=clue_ranks, hanablive_id=vid, touch=touch,
+                   clue_starved=own[0], throw_it_in_a_hole=own[1], alternating_clues=own[2])
 
 
 def _copies(scarce: bool, critical: bool) -> tuple[int, ...]:

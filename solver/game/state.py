@@ -32,12 +32,14 @@ END_WORDS = {
     END_NO_PLAYS: "no player still to act holds a card that can be played: hanab.live ends the game there",
 }
 
-# State.key(): current, hands, next_draw, stacks, clues, strikes, discards, turns_left, over
-StateKey = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int, int, tuple[int, ...], int | None, bool]
-# an entry of State._undo: (current, clues, strikes, turns_left, over, end_reason) before the
+# State.key(): current, hands, next_draw, stacks, clues, strikes, discards, turns_left, over,
+# last_clue
+StateKey = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int, int, tuple[int, ...], int | None, bool,
+                 int]
+# an entry of State._undo: (current, clues, strikes, turns_left, over, end_reason, last_clue) before the
 # action, then the action kind, the card order, its index in the hand (order and index -1 for
 # a clue; index -2 for a deck play), whether a card was drawn, and the suit played onto (-1: none)
-_Saved = tuple[int, int, int, int | None, bool, str | None]
+_Saved = tuple[int, int, int, int | None, bool, str | None, int]
 _UndoEntry = tuple[_Saved, int, int, int, bool, int]
 
 
@@ -119,8 +121,24 @@ class Game:
         # clue is legal: null suits and the like); all_touchable: every card can be clued
         self.touchable = tuple(bool(cm or rm) for cm, rm in zip(self.color_mask, self.rank_mask))
         self.all_touchable = all(self.touchable)
+        # Alternating Clues: a clue may not have the type of the clue before it. The rule
+        # only binds where a clue of one type can be legal while none of the other is: when
+        # some card is touched by one type's clues only, or one type may touch nothing and
+        # the other may not. Elsewhere, whenever some clue is legal, one of each type is.
+        ok_color, ok_rank = self.empty_clue_ok[COLOR_CLUE], self.empty_clue_ok[RANK_CLUE]
+        self.alternating = v.alternating_clues
+        self.alternation_binds = v.alternating_clues and not (
+            (ok_color and ok_rank)
+            or (not ok_color and not ok_rank
+                and all(bool(cm) == bool(rm) for cm, rm in zip(self.color_mask, self.rank_mask))))
         self.max_rank = tuple(s.max_rank for s in v.suits)
-        self.max_clues = rules.clue_tokens
+        # clue tokens are counted in units, as hanab.live's server counts them: one unit a
+        # token, or half a token in Clue Starved (a clue costs two units there; a discard or
+        # a completed stack gives one)
+        self.clue_cost = 2 if v.clue_starved else 1
+        self.max_clues = rules.clue_tokens * self.clue_cost
+        # a completed stack gives a unit (not in Throw It in a Hole)
+        self.stack_token = not v.throw_it_in_a_hole
         self.strike_limit = v.strikes
         self.perfect_score = v.perfect_score
         # the game also ends as hanab.live ends it (see State.push)
@@ -133,6 +151,12 @@ class Game:
         # orders_of[s][r]: the orders of the cards of suit s and rank r (r = 0..max rank)
         self.orders_of = tuple(tuple(tuple(o for o, c in enumerate(self.deck) if c.suit == s and c.rank == r)
                                      for r in range(s_.max_rank + 1)) for s, s_ in enumerate(v.suits))
+
+    def tokens_text(self, units: int) -> str:
+        """Clue tokens (counted in units) as a player reads them: "3", or "3.5" in Clue
+        Starved."""
+        whole, half = divmod(units, self.clue_cost)
+        return f"{whole}.5" if half else str(whole)
 
     def player_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.num_players else f"player {seat}"
@@ -149,7 +173,7 @@ class State:
 
     __slots__ = (
         "game", "current", "hands", "next_draw", "stacks", "clues", "strikes",
-        "discards", "turns_left", "over", "end_reason", "turn", "history", "_undo",
+        "discards", "turns_left", "over", "end_reason", "turn", "history", "_undo", "last_clue",
     )
 
     def __init__(self, game: Game):
@@ -169,6 +193,9 @@ class State:
         self.turn = 0
         self.history: list[Action] = []  # the actions pushed, oldest first
         self._undo: list[_UndoEntry] = []
+        # Alternating Clues: the type of the last clue given (COLOR_CLUE or RANK_CLUE), -1
+        # before the first; always -1 in other variants
+        self.last_clue = -1
 
     # ---- facts about the position ----------------------------------------
     @property
@@ -240,28 +267,33 @@ class State:
         left = self.copies_left() if left is None else left
         return left[self.game.deck[order]] == 1 and not self.is_trash(order)
 
-    def first_clue(self) -> Action | None:
+    def first_clue(self, kind: int | None = None) -> Action | None:
         """The first legal clue in :meth:`legal_actions` order (the next player first,
-        colors before ranks), or None. With every card visible a clue only passes the
-        turn, so this is the clue a solver line gives when it stalls."""
-        return next(self._clues(), None)
+        colors before ranks), of ``kind`` (COLOR_CLUE or RANK_CLUE) if given, or None.
+        With every card visible a clue only passes the turn (and in Alternating Clues
+        decides the next clue's type), so this is the clue a solver line gives when it
+        stalls."""
+        return next((a for a in self._clues() if kind is None or a.kind == kind), None)
 
     def _clues(self) -> Iterator[Action]:
         """The legal clues, in :meth:`legal_actions` order, made one at a time."""
-        if self.over or self.clues <= 0:
-            return
         g = self.game
+        if self.over or self.clues < g.clue_cost:
+            return
         me, n = self.current, g.num_players
         v = g.variant
         empty_color, empty_rank = g.empty_clue_ok[COLOR_CLUE], g.empty_clue_ok[RANK_CLUE]
         ncolors = len(v.clue_colors)
+        if self.last_clue == COLOR_CLUE:
+            ncolors = 0
+        ranks = () if self.last_clue == RANK_CLUE else v.clue_ranks
         for off in range(1, n):
             t = (me + off) % n
             for c in range(ncolors):
                 tc = self.touched(t, COLOR_CLUE, c)
                 if tc or empty_color:
                     yield Action(COLOR_CLUE, t, c, tc)
-            for r in v.clue_ranks:
+            for r in ranks:
                 tc = self.touched(t, RANK_CLUE, r)
                 if tc or empty_rank:
                     yield Action(RANK_CLUE, t, r, tc)
@@ -290,8 +322,11 @@ class State:
         every clue (with every card visible a clue's content changes nothing: it spends a
         token and passes the turn), ``pr3``/``dy1`` for a play or a discard of a card of
         the hand to act (by card, not copy: two copies in one hand are interchangeable),
-        ``p#N`` for a play from the deck."""
+        ``p#N`` for a play from the deck. Where Alternating Clues binds
+        (``Game.alternation_binds``) a clue is ``cc`` (color) or ``cr`` (rank)."""
         if action.is_clue:
+            if self.game.alternation_binds:  # the type decides which clue may follow
+                return "cc" if action.kind == COLOR_CLUE else "cr"
             return "c"
         letter = "p" if action.kind == PLAY else "d"
         if action.target not in self.hands[self.current]:
@@ -343,12 +378,16 @@ class State:
                 where = self._where(t)
                 raise IllegalActionError(f"{verb} card #{t}: not in {who}'s hand ({where})")
             if k == DISCARD and self.clues >= g.max_clues and not g.discard_at_max:
-                raise IllegalActionError(f"discard card #{t}: all {g.max_clues} clue tokens are available")
+                raise IllegalActionError(f"discard card #{t}: all {g.tokens_text(g.max_clues)} clue tokens are "
+                                         f"available")
             return Action(k, t)
         if k in (COLOR_CLUE, RANK_CLUE):
             kind = "color" if k == COLOR_CLUE else "rank"
-            if self.clues <= 0:
-                raise IllegalActionError(f"{kind} clue: no clue tokens left")
+            if self.clues < g.clue_cost:
+                left = " (half a token left)" if self.clues else ""
+                raise IllegalActionError(f"{kind} clue: no clue tokens left{left}")
+            if k == self.last_clue:
+                raise IllegalActionError(f"{kind} clue: in Alternating Clues a {kind} clue cannot follow a {kind} clue")
             if not 0 <= t < g.num_players:
                 raise IllegalActionError(f"{kind} clue to player {t}: no such player")
             if t == me:
@@ -400,7 +439,7 @@ class State:
         g = self.game
         me = self.current
         k = action.kind
-        undo = (me, self.clues, self.strikes, self.turns_left, self.over, self.end_reason)
+        undo = (me, self.clues, self.strikes, self.turns_left, self.over, self.end_reason, self.last_clue)
         hand = self.hands[me]
         drew = False
         idx = -1
@@ -418,7 +457,7 @@ class State:
                 if g.rank_of[o] == self.stacks[s] + 1:
                     self.stacks[s] += 1
                     played_ok = s
-                    if self.stacks[s] == g.max_rank[s] and self.clues < g.max_clues:
+                    if self.stacks[s] == g.max_rank[s] and self.clues < g.max_clues and g.stack_token:
                         self.clues += 1
                 else:
                     self.discards.append(o)
@@ -433,7 +472,9 @@ class State:
                 drew = True
         else:
             o = -1
-            self.clues -= 1
+            self.clues -= g.clue_cost
+            if g.alternating:
+                self.last_clue = k
         self._undo.append((undo, k, o, idx, drew, played_ok))
         self.history.append(action)
         # end of turn
@@ -488,7 +529,8 @@ class State:
             raise IllegalActionError("pop: no action to undo")
         undo, k, o, idx, drew, played_ok = self._undo.pop()
         me = undo[0]
-        self.current, self.clues, self.strikes, self.turns_left, self.over, self.end_reason = undo
+        (self.current, self.clues, self.strikes, self.turns_left, self.over, self.end_reason,
+         self.last_clue) = undo
         self.turn -= 1
         if k == PLAY or k == DISCARD:
             hand = self.hands[me]
@@ -514,13 +556,15 @@ class State:
         s.stacks = list(self.stacks)
         s.discards = list(self.discards)
         s.turns_left, s.over, s.end_reason, s.turn = self.turns_left, self.over, self.end_reason, self.turn
+        s.last_clue = self.last_clue
         s.history = list(self.history)
         s._undo = list(self._undo)
         return s
 
     def snapshot(self) -> dict[str, Any]:
-        """Every field of the position as plain data (for tests and JSON)."""
-        return {
+        """Every field of the position as plain data (for tests and JSON); in Alternating
+        Clues also ``last_clue``, the type of the last clue given ("color", "rank" or None)."""
+        out: dict[str, Any] = {
             "current": self.current,
             "hands": [list(h) for h in self.hands],
             "next_draw": self.next_draw,
@@ -532,13 +576,16 @@ class State:
             "over": self.over,
             "score": self.score,
         }
+        if self.game.alternating:
+            out["last_clue"] = {COLOR_CLUE: "color", RANK_CLUE: "rank"}.get(self.last_clue)
+        return out
 
     def key(self) -> StateKey:
         """Everything that decides the game from here, as a hashable value (the state
         itself is mutable, so it is not hashable: use this as a dict key)."""
         return (
             self.current, tuple(map(tuple, self.hands)), self.next_draw, tuple(self.stacks),
-            self.clues, self.strikes, tuple(self.discards), self.turns_left, self.over,
+            self.clues, self.strikes, tuple(self.discards), self.turns_left, self.over, self.last_clue,
         )
 
     def __eq__(self, other: object) -> bool:

@@ -93,7 +93,17 @@ class TouchRules:
 class Variant:
     """A deck and its clue structure. Equality and hashing are by value. ``touch`` holds
     hanab.live's touch rules (None: each suit is touched by its own clue colors and each
-    card by its rank's clue)."""
+    card by its rank's clue).
+
+    hanab.live's rules of their own (each named by the variant's name prefix on the site;
+    the rules as its server applies them are in docs/variants.md):
+
+    - ``clue_starved`` ("Clue Starved"): a discard or a completed stack gives half a
+      token, a clue costs a whole one (the engine counts half tokens, as the server does);
+    - ``throw_it_in_a_hole`` ("Throw It in a Hole"): completing a stack gives no token;
+    - ``alternating_clues`` ("Alternating Clues"): a clue may not be of the same type
+      (color or rank) as the clue given before it.
+    """
 
     name: str
     suits: tuple[Suit, ...]
@@ -105,6 +115,9 @@ class Variant:
     hanablive_id: int | None = None
     custom: CustomVariantSpec | None = field(default=None, compare=False, hash=False)
     touch: TouchRules | None = None
+    clue_starved: bool = False
+    throw_it_in_a_hole: bool = False
+    alternating_clues: bool = False
 
     # ---- derived facts -------------------------------------------------
     @property

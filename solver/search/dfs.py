@@ -16,7 +16,9 @@ Move pruning (each keeps the maximum; the tests check them against a brute force
 - in the final round (deck empty) discards and clues are the same "pass": one is tried;
 - copies of the same card, and different trash cards, are tried once.
 In a variant with cards no clue touches (null suits ...) which cards a hand keeps decides
-later stalls, so the trash-only and one-pass rules give way to ``_moves_untouched``.
+later stalls, so the trash-only and one-pass rules give way to ``_moves_untouched``; where
+Alternating Clues binds, the clue types left also depend on the tokens (a full count forbids
+the discard that would have passed the turn), so ``_moves_alternating`` keeps misplays too.
 
 Compiled with mypyc like the rest of the kernel (:mod:`solver.search.kernel`). Its timeout,
 :class:`~solver.errors.SearchTimeout`, is defined outside the kernel, so the pure and the
@@ -202,6 +204,8 @@ class Search(Budgeted):
     # ---- moves ------------------------------------------------------------
     def moves(self) -> list[tuple[int, int]]:
         pos = self.pos
+        if pos.alternating:
+            return self._moves_alternating()
         if not pos.all_touch:
             return self._moves_untouched()
         me = pos.cur
@@ -288,6 +292,32 @@ class Search(Budgeted):
         if not res and hand:
             # forced: whatever is legal (e.g. a misplay that strikes out)
             res.extend((DISCARD if discard_ok else PLAY, o) for o in pos.by_touch(hand))
+        return res
+
+    def _moves_alternating(self) -> list[tuple[int, int]]:
+        """The moves where Alternating Clues binds (a clue type may be unavailable while
+        the other is): each clue type that may be given, and each play, discard and
+        misplay of one card per class (trash cards and, in the final round, every card
+        told apart only by the clue types that touch them). A misplay is kept even below
+        full tokens: the token it does not gain can leave the next player a discard that a
+        full count forbids. Only a misplay that strikes out waits until nothing else is
+        legal (it ends the game at once with the score it has, which no other move lowers)."""
+        pos = self.pos
+        hand = pos.hands[pos.cur]
+        plays, _, useful = pos.sort_hand(hand)
+        res = self._plays(plays)
+        res.extend(pos.clue_moves())
+        if pos.tl >= 0:
+            cards = pos.by_touch(hand)
+            wrong = pos.by_touch([o for o in hand if not pos.playable(o)])
+        else:
+            useful_set = set(useful)
+            cards = pos.by_touch([o for o in hand if o not in useful_set]) + self._discard_order(useful)
+            wrong = [o for o in cards if not pos.playable(o)]
+        if pos.clues < pos.max_clues or pos.discard_at_max:
+            res.extend((DISCARD, o) for o in cards)
+        if pos.strikes + 1 < pos.strike_limit or not res:
+            res.extend((PLAY, o) for o in wrong)
         return res
 
     def _discard_order(self, cards: list[int]) -> list[int]:

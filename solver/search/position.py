@@ -30,6 +30,13 @@ PLAY: Final = 0
 DISCARD: Final = 1
 CLUE: Final = 2
 UNTOUCHED_TRASH: Final = 7  # hand_key's class of a trash card no clue touches (no suit has a rank 7)
+# Alternating Clues, where the rule binds (Game.alternation_binds): a clue move names its
+# type, the engine's (cards.COLOR_CLUE, cards.RANK_CLUE); elsewhere a clue move's card is -1
+COLOR: Final = 2
+RANK: Final = 3
+# hand_key's classes of trash cards touched by one clue type only (no suit has a rank 6 or 7)
+COLOR_ONLY_TRASH: Final = 6
+RANK_ONLY_TRASH: Final = 15
 
 
 class Position:
@@ -38,7 +45,8 @@ class Position:
         "cur", "tl", "cnt", "reach", "max_rank", "max_clues", "strike_limit", "nsuits",
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
         "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top", "touch", "all_touch",
-        "discard_at_max", "late_memo",
+        "discard_at_max", "late_memo", "clue_cost", "stack_token", "alternating", "last_clue", "tkind",
+        "free_color", "free_rank",
     )
     game: Game
     n: int  # players
@@ -75,6 +83,13 @@ class Position:
     all_touch: bool
     discard_at_max: bool
     late_memo: dict[int, int]  # bounds.quick_bound's cache of the timing arguments
+    clue_cost: int  # units a clue costs (2 in Clue Starved, where tokens are counted in halves)
+    stack_token: bool  # a completed stack gives a unit (not in Throw It in a Hole)
+    alternating: bool  # Alternating Clues where it binds (Game.alternation_binds)
+    last_clue: int  # then the type of the last clue (COLOR or RANK), -1 before the first
+    tkind: tuple[int, ...]  # per card: bit 1 some color clue touches it, bit 2 some rank clue
+    free_color: bool  # a color clue may touch nothing (Game.empty_clue_ok)
+    free_rank: bool
 
     def __init__(self, state: State) -> None:
         g: Game = state.game
@@ -85,15 +100,24 @@ class Position:
         self.deck_len = len(g.deck)
         self.nsuits = g.variant.num_suits
         self.max_rank = list(g.max_rank)
-        self.max_clues = g.max_clues
+        self.max_clues = g.max_clues  # in units (Game.clue_cost)
+        self.clue_cost = g.clue_cost
+        self.stack_token = g.stack_token
+        self.alternating = g.alternation_binds
+        self.last_clue = state.last_clue if self.alternating else -1
+        self.tkind = tuple((1 if cm else 0) | (2 if rm else 0) for cm, rm in zip(g.color_mask, g.rank_mask))
+        self.free_color = g.empty_clue_ok[COLOR]
+        self.free_rank = g.empty_clue_ok[RANK]
         self.discard_at_max = g.discard_at_max  # inverted suits: a discard is legal at max tokens
         self.strike_limit = g.strike_limit
         self.deck_plays = g.rules.deck_plays
         self.empty_clues = g.free_clues  # empty clues allowed, or a clue kind that may touch nothing
         # per card: some clue touches it; all_touch: a clue is legal whenever another player
-        # holds a card (no card is untouchable, or a clue may touch nothing)
+        # holds a card (no card is untouchable, or a clue may touch nothing), and Alternating
+        # Clues does not bind (where it does, which cards a hand keeps decides the clue types
+        # left, as with untouchable cards)
         self.touch = g.touchable
-        self.all_touch = g.all_touchable or g.free_clues
+        self.all_touch = (g.all_touchable or g.free_clues) and not g.alternation_binds
         self.keep_stacks = g.rules.strikeout_score == "stacks"
         self.perfect = g.perfect_score
         self.site_end = g.site_end  # the game also ends as hanab.live ends it (State.push)
@@ -116,7 +140,7 @@ class Position:
             self.cnt[self.suit[o] * 8 + self.rank[o]] += 1
         self.reach = [self._reach(s) for s in range(self.nsuits)]
         self.top = sum(self.reach)  # the most still reachable by the cards (max_reachable)
-        # push's records: 8 fields for a clue, 12 for a play or discard (pop tells them apart by
+        # push's records: 9 fields for a clue, 13 for a play or discard (pop tells them apart by
         # the kind, which mypy cannot follow, hence Any)
         self._undo = []
         self.late_memo = {}
@@ -195,19 +219,31 @@ class Position:
             c = s * 8 + r if stacks[s] < r <= reach[s] else 0
             if c and c in out:
                 c = 0
-            if not c and not self.all_touch and not self.touch[o]:
-                c = UNTOUCHED_TRASH
+            if not c and not self.all_touch:
+                c = self.trash_class(o)
             out.append(c)
         out.sort()
         return tuple(out)
 
+    def trash_class(self, o: int) -> int:
+        """hand_key's class of trash card ``o`` where which clues touch a card matters
+        (not ``all_touch``): 0 if a clue touches it (of either type where Alternating Clues
+        binds), else UNTOUCHED_TRASH, or where the rule binds COLOR_ONLY_TRASH or
+        RANK_ONLY_TRASH for a card of one type's clues only."""
+        if not self.alternating:
+            return 0 if self.touch[o] else UNTOUCHED_TRASH
+        k = self.tkind[o]
+        return 0 if k == 3 else COLOR_ONLY_TRASH if k == 1 else RANK_ONLY_TRASH if k == 2 else UNTOUCHED_TRASH
+
     def by_touch(self, cards: list[int]) -> list[int]:
         """The first of ``cards`` that some clue touches and the first that none does (the
-        two that differ, when the cards differ only in that)."""
+        two that differ, when the cards differ only in that); where Alternating Clues
+        binds, the first of each set of clue types that touch them."""
         out: list[int] = []
-        seen: set[bool] = set()
+        seen: set[int] = set()
+        alt = self.alternating
         for o in cards:
-            t = self.touch[o]
+            t = self.tkind[o] if alt else (1 if self.touch[o] else 0)
             if t not in seen:
                 seen.add(t)
                 out.append(o)
@@ -217,14 +253,18 @@ class Position:
         """The transposition key: everything but the strikes (fewer strikes are never
         worse, so the table keeps a bound per strike count)."""
         hk = self.hand_key
+        # where Alternating Clues binds the last clue's type is part of the clue field
+        clues = self.clues * 4 + self.last_clue + 1 if self.alternating else self.clues
         return (
-            self.cur, self.nd, self.clues, self.tl, tuple(self.stacks),
+            self.cur, self.nd, clues, self.tl, tuple(self.stacks),
             tuple(hk(h) for h in self.hands),
         )
 
     def can_clue(self) -> bool:
-        if self.clues <= 0:
+        if self.clues < self.clue_cost:
             return False
+        if self.alternating:
+            return bool(self.clue_types())
         if self.empty_clues:
             return True
         me = self.cur
@@ -233,16 +273,42 @@ class Position:
         touch = self.touch
         return any(touch[o] for p in range(self.n) if p != me for o in self.hands[p])
 
+    def clue_types(self) -> list[int]:
+        """Where Alternating Clues binds: the clue types (COLOR, RANK) a player may give now
+        (tokens permitting): not the last clue's type, and one that may touch nothing or
+        touches a card of another player."""
+        out: list[int] = []
+        me = self.cur
+        tkind = self.tkind
+        for t, bit, free in ((COLOR, 1, self.free_color), (RANK, 2, self.free_rank)):
+            if t == self.last_clue:
+                continue
+            if free or any(tkind[o] & bit for p in range(self.n) if p != me for o in self.hands[p]):
+                out.append(t)
+        return out
+
+    def clue_moves(self) -> list[tuple[int, int]]:
+        """The clue moves: none without a legal clue; one stall (card -1); or, where
+        Alternating Clues binds, one per type that may be given."""
+        if self.clues < self.clue_cost:
+            return []
+        if self.alternating:
+            return [(CLUE, t) for t in self.clue_types()]
+        return [(CLUE, -1)] if self.can_clue() else []
+
     # ---- make / unmake ----------------------------------------------------
     def push(self, kind: int, o: int) -> None:
         me = self.cur
         hand = self.hands[me]
-        rec: tuple[int, ...] = (kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score)
+        rec: tuple[int, ...] = (kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score,
+                                self.last_clue)
         idx = -1
         drew = False
         ok = False
         if kind == CLUE:
-            self.clues -= 1
+            self.clues -= self.clue_cost
+            if self.alternating:
+                self.last_clue = o
         else:
             if o == self.nd and o not in hand:  # deck play of the last card
                 self.nd += 1
@@ -257,7 +323,7 @@ class Position:
                 ok = True
                 self.stacks[s] = r
                 self.score += 1
-                if r == self.max_rank[s] and self.clues < self.max_clues:
+                if r == self.max_rank[s] and self.clues < self.max_clues and self.stack_token:
                     self.clues += 1
             else:
                 if kind == PLAY:
@@ -306,11 +372,11 @@ class Position:
 
     def pop(self) -> None:
         rec = self._undo.pop()
-        kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score = rec[:8]
+        kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score, self.last_clue = rec[:9]
         self.cur = me
         if kind == CLUE:
             return
-        idx, drew, ok, old_reach = rec[8:]
+        idx, drew, ok, old_reach = rec[9:]
         hand = self.hands[me]
         if drew:
             hand.pop()
