@@ -40,7 +40,36 @@ Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
                game.go LastClueTypeGiven = -1, set by game_player.go GiveClue; plays and
                discards leave it alone), and a clue of the same type as that one is
                illegal (command_action.go commandActionClue). snapshot() then has the key
-               "last_clue" (None, "color" or "rank") and state_key() includes it)}
+               "last_clue" (None, "color" or "rank") and state_key() includes it),
+               "suitRanks": [[ranks of suit 0], [ranks of suit 1], ...] (optional, instead
+               of "ranks": each suit's own multiset of ranks, e.g. from site_ranks(), so
+               that one suit of a variant can be dealt as a reversed suit and the others
+               as normal ones; the rank clue values are then the ranks of all suits),
+               "reversed": [suit indices] (optional: hanab.live's reversed suits, played
+               as its server plays them (server/src/variants_reversible.go
+               variantReversiblePlay, with the directions game.go NewGame gives: a reversed
+               suit's stack goes Down, every other suit's Up). A reversed suit's stack
+               starts with its top rank S (the suit's stack size, 5 on the site) and then
+               takes each next lower rank down to 1; the other suits play 1 up to S as
+               usual. Playing the card that finishes a stack (S going up, 1 going down)
+               gives a clue token (game_player.go PlayCard's extraClue). The deck is what
+               the ranks say: for the site's deck give the reversed suit the ranks
+               site_ranks("reversed") (three S, one 1). With "reversed", "upOrDown" or
+               "sudoku" (the mechanics whose stacks do not simply count up),
+               snapshot()["stacks"] and self.stacks hold per suit the NUMBER OF CARDS
+               PLAYED on the stack (0..S; the site's g.Score is their sum), never the
+               rank of its top card (that is in self.tops); the site's maximum score is
+               kept as its server keeps g.MaxScore: it starts at the sum of the stack
+               sizes and, after every play and discard (a misplay included), drops to the
+               server's GetMaxScore when that is lower (game_player.go PlayCard,
+               DiscardCard); the game ends (unless play_to_the_end) when the score equals
+               it, or when the server's variantReversibleCheckAllDead /
+               variantSudokuCheckAllDead finds no card that could be played (game.go
+               CheckEnd); state_key() includes the tops, directions, starts and that
+               maximum)}
+
+site_ranks(mechanic, stack_size=5, one_of_each=False) gives the ranks the site deals for
+one suit (server/src/game_deck.go numCopiesOfCard, variant.go totalCardsInSuit).
 
 A variant may also spell out what a hanab.live variant needs (tests/test_site_variants.py
 builds these from the independent reference of the site's code, tests/siteoracle.py):
@@ -63,6 +92,7 @@ Actions (tuples):
 
 import collections
 import copy
+import itertools
 import random
 import sys
 
@@ -82,7 +112,66 @@ TINY_VARIANTS = [
     {"suits": 2, "ranks": [1, 2], "handSize": 1, "clueTokens": 4},  # rounds of clues
 ]
 
-_FLAG_KEYS = ("clueStarved", "throwItInAHole", "alternatingClues")
+_FLAG_KEYS = ("clueStarved", "throwItInAHole", "alternatingClues", "upOrDown", "sudoku")
+
+# the stack directions of the site's server (server/src/variants_reversible.go)
+UNDECIDED, UP, DOWN, FINISHED = "undecided", "up", "down", "finished"
+START_RANK = 7  # an "Up or Down" START card's rank, as the site's server numbers it
+
+
+def site_ranks(mechanic, stack_size=5, one_of_each=False):
+    """The ranks (a sorted multiset) the site deals for one suit of stack size
+    `stack_size` (5 on the site but in Sudoku, where it is the number of suits),
+    following server/src/game_deck.go numCopiesOfCard (and variant.go totalCardsInSuit):
+    `mechanic` is "normal" (three 1s, two of each middle rank, one S), "reversed" (a
+    reversed suit: one 1, two of each middle rank, three S), "upOrDown" (one 1, two of
+    each middle rank, one S and one START card, rank 7) or "sudoku" (two of every rank
+    1..S); a one-of-each suit (e.g. Black) has one of each rank (and in "Up or Down" one
+    START card too). The server's rank 5 is read as the top rank S here."""
+    if mechanic not in ("normal", "reversed", "upOrDown", "sudoku"):
+        raise ValueError("unknown mechanic %r" % (mechanic,))
+    if not isinstance(stack_size, int) or not 1 <= stack_size <= 5:
+        raise ValueError("stack_size must be an int in 1..5")
+    ranks = list(range(1, stack_size + 1))
+    if mechanic == "upOrDown":
+        ranks.append(START_RANK)
+    if one_of_each:
+        return ranks
+    out = []
+    for rank in ranks:
+        if rank == START_RANK:
+            n = 1
+        elif mechanic == "sudoku":
+            n = 2
+        elif rank == 1:
+            n = 1 if mechanic in ("upOrDown", "reversed") else 3
+        elif rank == stack_size:
+            n = 3 if mechanic == "reversed" else 1
+        else:
+            n = 2
+        out += [rank] * n
+    return sorted(out)
+
+
+def _suit_ranks(variant):
+    """Per suit, the ranks of the variant dict's deck (None for a "cards" variant)."""
+    if "cards" in variant:
+        return None
+    if "suitRanks" in variant:
+        return [list(r) for r in variant["suitRanks"]]
+    return [list(variant["ranks"]) for _ in range(variant["suits"])]
+
+
+def _stack_sizes(variant):
+    """Per suit, the rank that completes it (the stack size: a START card is no rank)."""
+    if variant.get("maxRanks"):
+        return list(variant["maxRanks"])
+    per_suit = _suit_ranks(variant)
+    if per_suit is None:
+        per_suit = [[] for _ in range(variant["suits"])]
+        for suit, rank in variant["cards"]:
+            per_suit[suit].append(rank)
+    return [max([r for r in rs if r != START_RANK] or [0]) for rs in per_suit]
 
 
 def composition(variant):
@@ -91,8 +180,9 @@ def composition(variant):
     if "cards" in variant:
         return [tuple(c) for c in variant["cards"]]
     cards = []
+    per_suit = _suit_ranks(variant)
     for suit in range(variant["suits"]):
-        for rank in sorted(variant["ranks"]):
+        for rank in sorted(per_suit[suit]):
             cards.append((suit, rank))
     return cards
 
@@ -106,22 +196,32 @@ def _check_variant(variant):
     for key in _FLAG_KEYS:
         if key in variant and not isinstance(variant[key], bool):
             raise ValueError("%s must be a bool" % key)
+    _check_stack_keys(variant)
     if "cards" in variant:
         if "colorless" in variant or "rankless" in variant:
             raise ValueError("colorless / rankless need the default deck and clues "
                              "(spell them out with \"touches\" and \"colorValues\")")
         return
-    if "ranks" not in variant:
-        raise ValueError("variant is missing key 'ranks'")
+    if ("ranks" in variant) == ("suitRanks" in variant):
+        raise ValueError("variant needs exactly one of 'ranks' and 'suitRanks'")
     n = variant["suits"]
     if not isinstance(n, int) or not 1 <= n <= 6:
         raise ValueError("suits must be an int in 1..6")
-    ranks = variant["ranks"]
-    if not isinstance(ranks, (list, tuple)) or len(ranks) == 0:
-        raise ValueError("ranks must be a non-empty list")
-    for r in ranks:
-        if not isinstance(r, int) or not 1 <= r <= 5:
-            raise ValueError("every rank must be an int in 1..5")
+    if "suitRanks" in variant:
+        lists = variant["suitRanks"]
+        if not isinstance(lists, (list, tuple)) or len(lists) != n:
+            raise ValueError("suitRanks must list the ranks of each suit")
+    else:
+        lists = [variant["ranks"]]
+    allowed = "1..5, or 7 (START) with upOrDown" if variant.get("upOrDown") else "1..5"
+    for ranks in lists:
+        if not isinstance(ranks, (list, tuple)) or len(ranks) == 0:
+            raise ValueError("ranks must be a non-empty list")
+        for r in ranks:
+            if not isinstance(r, int) or not (
+                    1 <= r <= 5 or (r == START_RANK and variant.get("upOrDown"))):
+                raise ValueError("every rank must be an int in %s" % allowed)
+    _check_stack_sizes(variant)
     h = variant["handSize"]
     if not isinstance(h, int) or h < 1:
         raise ValueError("handSize must be a positive int")
@@ -150,6 +250,34 @@ def _check_variant(variant):
                 raise ValueError("%s must list suit indices" % key)
             if x in null:
                 raise ValueError("%s must not list a null suit" % key)
+
+
+def _check_stack_keys(variant):
+    """The keys that change how the stacks play: "reversed", "upOrDown", "sudoku"."""
+    n = variant["suits"]
+    rev = variant.get("reversed")
+    if rev is not None:
+        if not isinstance(rev, (list, tuple)) or len(set(rev)) != len(rev):
+            raise ValueError("reversed must be a list of distinct suit indices")
+        for x in rev:
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < n:
+                raise ValueError("reversed must list suit indices")
+    chosen = [k for k in ("reversed", "upOrDown", "sudoku") if variant.get(k)]
+    if len(chosen) > 1:
+        raise ValueError("%s cannot be combined (no hanab.live variant does)"
+                         % " and ".join(chosen))
+    if "cards" in variant:
+        if any(variant.get(k) for k in ("reversed", "upOrDown", "sudoku")):
+            _check_stack_sizes(variant)
+        for suit, rank in variant["cards"]:
+            if rank == START_RANK and not variant.get("upOrDown"):
+                raise ValueError("a START card (rank 7) needs upOrDown")
+
+
+def _check_stack_sizes(variant):
+    sizes = _stack_sizes(variant)
+    if variant.get("reversed") and min(sizes) < 2:
+        raise ValueError("reversed needs stacks of at least 2 cards")
 
 
 class RefGame:
@@ -190,9 +318,18 @@ class RefGame:
         self.alternating = bool(variant.get("alternatingClues", False))
         self.strike_limit = variant.get("strikes", 3)
         n = variant["suits"]
-        self.max_ranks = list(variant.get("maxRanks") or [max(variant["ranks"])] * n)
+        # per suit the rank that completes it; with "reversed" / "upOrDown" / "sudoku" the
+        # stack size (the number of cards a finished stack holds)
+        self.max_ranks = _stack_sizes(variant)
         self.max_rank = max(self.max_ranks)
         self.num_suits = variant["suits"]
+        # the stack mechanics of the site's server: "reversible" is its HasReversedSuits
+        # (a reversed suit, or Up or Down), whose plays variantReversiblePlay judges
+        self.reversed_suits = frozenset(variant.get("reversed") or ())
+        self.up_or_down = bool(variant.get("upOrDown", False))
+        self.sudoku = bool(variant.get("sudoku", False))
+        self.reversible = self.up_or_down or bool(self.reversed_suits)
+        self.special = self.reversible or self.sudoku
 
         # mutable state
         self.current = starting_player
@@ -208,6 +345,19 @@ class RefGame:
         self._over = False
         self.cannot_play = set()  # card orders marked "cannot be played"
         self.last_clue = None  # alternatingClues: "color" or "rank", the last clue's type
+        if self.special:
+            # the server's g.Stacks (the top card's rank, 0 for none, 7 for START),
+            # g.PlayStackDirections (NewGame: Down for a reversed suit, Up for the others
+            # in a Reversed variant; Undecided in Up or Down and Sudoku) and g.StackStarts
+            # (Sudoku: the first card's rank, 0 for none), and g.MaxScore
+            self.tops = [0] * n
+            if self.reversible and not self.up_or_down:
+                self.directions = [DOWN if s in self.reversed_suits else UP
+                                   for s in range(n)]
+            else:
+                self.directions = [UNDECIDED] * n
+            self.starts = [0] * n
+            self.site_max = sum(self.max_ranks)
         if self.next_draw == len(self.deck):
             self.turns_left = players
 
@@ -245,11 +395,162 @@ class RefGame:
     def _legal_rank_values(self):
         if "rankValues" in self.variant:
             return list(self.variant["rankValues"])
-        return sorted(set(self.variant["ranks"]))
+        if "suitRanks" in self.variant:
+            ranks = set(r for rs in self.variant["suitRanks"] for r in rs)
+        else:
+            ranks = set(self.variant["ranks"])
+        ranks.discard(START_RANK)  # the site's clue ranks are 1..5: no clue names START
+        return sorted(ranks)
+
+    # ------------------------------------------------- reversed / up or down / sudoku
+    def _reversible_play(self, suit, rank):
+        """server/src/variants_reversible.go variantReversiblePlay, read with the suit's
+        stack size S for the server's 5 (and S - 1 for its 4): whether the card misplays;
+        a card that plays sets the stack's direction as there."""
+        size = self.max_ranks[suit]
+        top, direction = self.tops[suit], self.directions[suit]
+        if direction == UNDECIDED:
+            if top == 0:  # nothing played on the stack yet
+                failed = rank not in (1, size, START_RANK)
+                if not failed:
+                    if rank == 1:
+                        self.directions[suit] = UP
+                    elif rank == size:
+                        self.directions[suit] = DOWN
+                    # a START card leaves the direction undecided
+            elif top == START_RANK:
+                failed = rank not in (2, size - 1)
+                if not failed:
+                    self.directions[suit] = UP if rank == 2 else DOWN
+            else:  # unreachable: an undecided stack holds nothing or a START card
+                raise AssertionError("undecided stack topped by %r" % (top,))
+        elif direction == UP:
+            failed = rank != top + 1
+            if not failed and rank == size:
+                self.directions[suit] = FINISHED
+        elif direction == DOWN:
+            if not self.up_or_down and top == 0:
+                failed = rank != size  # a reversed stack starts with its top rank
+            else:
+                failed = rank != top - 1
+            if not failed and rank == 1:
+                self.directions[suit] = FINISHED
+        else:  # FINISHED: every card misplays
+            failed = True
+        return failed
+
+    def _special_play(self, suit, rank):
+        """A play under "reversed" / "upOrDown" / "sudoku" (game_player.go PlayCard):
+        whether it plays; on success the stack counts one more card, its top is the card,
+        and finishing the stack gives the clue token (extraClue)."""
+        if self.sudoku:
+            failed = self._sudoku_play(suit, rank)
+        else:
+            failed = self._reversible_play(suit, rank)
+        if failed:
+            return False
+        self.stacks[suit] += 1  # g.Score++
+        self.tops[suit] = rank
+        if self.sudoku:
+            extra = self.directions[suit] == FINISHED
+        else:
+            extra = rank in (self.max_ranks[suit], 1) and self.directions[suit] == FINISHED
+        if extra and self.stack_token and self.clues < self.max_clues:
+            self.clues += 1
+        return True
+
+    def _all_discarded(self, suit, rank):
+        """GetSpecificCardNum: every copy of the card is discarded (true if none exist)."""
+        return all(o in self.discards
+                   for o, c in enumerate(self.deck) if c == (suit, rank))
+
+    def _reversible_suit_max(self, suit):
+        """One suit's share of server/src/variants_reversible.go
+        variantReversibleGetMaxScore (walkUp / walkDown), S for the server's 5."""
+        size = self.max_ranks[suit]
+        ranks = list(range(1, size + 1)) + ([START_RANK] if self.up_or_down else [])
+        dead = {r: self._all_discarded(suit, r) for r in ranks}
+
+        def walk_up():
+            if self.up_or_down:
+                if dead[1] and dead[START_RANK]:
+                    return 0  # in Up or Down, 1 or START starts an up stack
+            elif dead[1]:
+                return 0
+            n = 1
+            for r in range(2, size + 1):
+                if dead[r]:
+                    break
+                n += 1
+            return n
+
+        def walk_down():
+            if self.up_or_down:
+                if dead[size] and dead[START_RANK]:
+                    return 0
+            elif dead[size]:
+                return 0
+            n = 1
+            for r in range(size - 1, 0, -1):
+                if dead[r]:
+                    break
+                n += 1
+            return n
+
+        direction = self.directions[suit]
+        if direction == UNDECIDED:
+            return max(walk_up(), walk_down())
+        if direction == UP:
+            return walk_up()
+        if direction == DOWN:
+            return walk_down()
+        return size  # FINISHED
+
+    def site_max_function(self):
+        """The site server's GetMaxScore in this position (game.go: for these mechanics
+        variantReversibleGetMaxScore or variantSudokuGetMaxScore)."""
+        if self.sudoku:
+            return self._sudoku_max()
+        return sum(self._reversible_suit_max(s) for s in range(self.num_suits))
+
+    def _update_site_max(self):
+        """PlayCard / DiscardCard: g.MaxScore drops to GetMaxScore() when that is lower."""
+        if self.special:
+            self.site_max = min(self.site_max, self.site_max_function())
+
+    def _reversible_all_dead(self):
+        """server/src/variants_reversible.go variantReversibleCheckAllDead."""
+        for suit in range(self.num_suits):
+            size, top = self.max_ranks[suit], self.tops[suit]
+            direction = self.directions[suit]
+            if direction == UNDECIDED:
+                if top == 0:
+                    needed = [1, size, START_RANK]
+                elif top == START_RANK:
+                    needed = [2, size - 1]
+                else:
+                    needed = []
+            elif direction == UP:
+                needed = [top + 1]
+            elif direction == DOWN:
+                needed = [size] if (not self.up_or_down and top == 0) else [top - 1]
+            else:
+                continue
+            for o, c in enumerate(self.deck):
+                if c[0] == suit and c[1] in needed and o not in self.discards \
+                        and o not in self.cannot_play:
+                    return False
+        return True
 
     def _play_card(self, order):
         """Play a card (already removed from wherever it was)."""
         suit, rank = self._card(order)
+        if self.special:
+            if not self._special_play(suit, rank):
+                self.discards.append(order)  # a misplay: DiscardCard
+                self.strikes += 1
+            self._update_site_max()
+            return
         if rank == self.stacks[suit] + 1:
             self.stacks[suit] += 1
             # completing a stack gives a token (one unit when clue-starved), none when
@@ -355,6 +656,10 @@ class RefGame:
         g.stacks = list(self.stacks)
         g.discards = list(self.discards)
         g.cannot_play = set(self.cannot_play)
+        if self.special:
+            g.tops = list(self.tops)
+            g.directions = list(self.directions)
+            g.starts = list(self.starts)
         return g
 
     def apply(self, action):
@@ -389,6 +694,7 @@ class RefGame:
             g.discards.append(order)
             if g.clues < g.max_clues:
                 g.clues += 1
+            g._update_site_max()
             g._draw(me)
         else:  # color / rank clue
             g.clues -= g.clue_cost
@@ -412,7 +718,7 @@ class RefGame:
             g._over = True
         elif g.turns_left is not None and g.turns_left == 0:
             g._over = True
-        elif not g.play_to_the_end and (sum(g.stacks) == g._site_max_score() or g._nothing_playable()):
+        elif not g.play_to_the_end and (sum(g.stacks) == g._site_max_now() or g._nothing_playable()):
             g._over = True
 
         g.current = (g.current + 1) % g.players
@@ -429,8 +735,16 @@ class RefGame:
                 total += 1
         return total
 
+    def _site_max_now(self):
+        """The site's g.MaxScore as CheckEnd compares the score with it."""
+        return self.site_max if self.special else self._site_max_score()
+
     def _nothing_playable(self):
         """No stack's next card is anywhere but in the discards or marked."""
+        if self.sudoku:
+            return self._sudoku_all_dead()
+        if self.reversible:
+            return self._reversible_all_dead()
         for suit in range(self.num_suits):
             if self.stacks[suit] == self.max_ranks[suit]:
                 continue
@@ -455,6 +769,10 @@ class RefGame:
         }
         if self.alternating:
             snap["last_clue"] = self.last_clue
+        if self.up_or_down:
+            snap["directions"] = list(self.directions)
+        if self.sudoku:
+            snap["starts"] = [r or None for r in self.starts]
         return snap
 
     def state_key(self):
@@ -472,6 +790,9 @@ class RefGame:
             self._over,
             tuple(sorted(self.cannot_play)),
         )
+        if self.special:
+            key += (tuple(self.tops), tuple(self.directions), tuple(self.starts),
+                    self.site_max)
         if self.alternating:
             key += (self.last_clue,)
         return key
@@ -551,6 +872,14 @@ def _check_invariants(g):
         assert "last_clue" not in s
     assert 0 <= s["strikes"] <= g.strike_limit
     assert all(0 <= x <= g.max_rank for x in s["stacks"])
+    assert all(x <= m for x, m in zip(s["stacks"], g.max_ranks))
+    assert ("directions" in s) == bool(g.variant.get("upOrDown"))
+    assert ("starts" in s) == bool(g.variant.get("sudoku"))
+    if g.special:
+        assert s["score"] == sum(s["stacks"]) or s["score"] == 0
+        assert all((d == FINISHED) == (x == m)
+                   for d, x, m in zip(g.directions, s["stacks"], g.max_ranks))
+        assert 0 <= g.site_max <= sum(g.max_ranks)
     for h in s["hands"]:
         assert h == sorted(h)  # oldest first == increasing order
         assert len(h) <= g.variant["handSize"]
@@ -563,9 +892,10 @@ def _check_invariants(g):
         assert len(g.legal_actions()) > 0
 
 
-def _check_step(cur, action, nxt, seen):
+def _check_step(cur, action, nxt, seen, seqs=None):
     """Check the clue-token and clue-type rules on one transition cur -(action)-> nxt,
-    counting in `seen` which rules were exercised."""
+    counting in `seen` which rules were exercised (with "reversed" / "upOrDown" /
+    "sudoku", `seqs` holds per suit the ranks played so far, which a play extends)."""
     v = cur.variant
     starved, hole = v.get("clueStarved", False), v.get("throwItInAHole", False)
     before, after = cur.clues, nxt.clues
@@ -590,12 +920,29 @@ def _check_step(cur, action, nxt, seen):
             seen["starved discard gains 1 unit"] += 1
         return
     suit, rank = cur.deck[order]
-    if rank != cur.stacks[suit] + 1:  # a misplay: a strike, the card to the discards
+    if cur.special:
+        accepted = _accepts(cur, seqs, suit, rank)
+        _count_special(cur, seqs, suit, rank, accepted, seen)
+        assert nxt.stacks[suit] == cur.stacks[suit] + (1 if accepted else 0)
+        assert all(nxt.stacks[x] == cur.stacks[x] for x in range(cur.num_suits)
+                   if x != suit)
+        if accepted:
+            seqs[suit].append(rank)
+        completes = accepted and len(seqs[suit]) == cur.max_ranks[suit]
+        assert (nxt.directions[suit] == FINISHED) == (len(seqs[suit])
+                                                      == cur.max_ranks[suit])
+        if completes and before < cur.max_clues and not hole:
+            seen["%s stack token" % ("sudoku" if cur.sudoku else "upOrDown"
+                                     if cur.up_or_down else "reversed")] += 1
+    else:
+        accepted = rank == cur.stacks[suit] + 1
+        completes = accepted and rank == cur.max_ranks[suit]
+    if not accepted:  # a misplay: a strike, the card to the discards
         assert after == before and nxt.strikes == cur.strikes + 1
         assert order in nxt.discards
         if hole:
             seen["hole misplay strikes"] += 1
-    elif rank == cur.max_ranks[suit]:  # completes the stack
+    elif completes:  # completes the stack
         if hole:
             assert after == before
             if before < cur.max_clues:
@@ -606,6 +953,122 @@ def _check_step(cur, action, nxt, seen):
                 seen["starved stack gains 1 unit"] += 1
     else:
         assert after == before
+
+
+def _allowed_sequences(g, suit, seqs):
+    """Written apart from the engine: every order in which a stack of `suit` may be
+    built in `g`'s variant (as hanab.live's rules pages describe them), given the other
+    stacks' played ranks in `seqs` (Sudoku: a start rank is taken by one stack only)."""
+    size = g.max_ranks[suit]
+    up, down = list(range(1, size + 1)), list(range(size, 0, -1))
+    if g.sudoku:
+        taken = set(seqs[x][0] for x in range(g.num_suits) if x != suit and seqs[x])
+        return [[(k + i - 1) % size + 1 for i in range(size)]
+                for k in range(1, size + 1) if k not in taken]
+    if g.up_or_down:
+        return [up, down, [START_RANK] + up[1:], [START_RANK] + down[1:]]
+    return [down] if suit in g.reversed_suits else [up]
+
+
+def _accepts(g, seqs, suit, rank):
+    """A play of (suit, rank) extends the stack (by _allowed_sequences)."""
+    want = seqs[suit] + [rank]
+    return any(seq[:len(want)] == want for seq in _allowed_sequences(g, suit, seqs))
+
+
+def _count_special(g, seqs, suit, rank, accepted, seen):
+    """Count which rule of the stack mechanics a play exercised."""
+    seq, size = seqs[suit], g.max_ranks[suit]
+    if g.reversible and not g.up_or_down:
+        name = "reversed" if suit in g.reversed_suits else "reversed-variant normal"
+        if not seq:
+            seen["%s first %s %s" % (name, "top rank" if rank == size else
+                                     "1" if rank == 1 else "other",
+                                     "accepted" if accepted else "refused")] += 1
+        elif accepted:
+            seen["%s later accepted" % name] += 1
+        return
+    if g.up_or_down:
+        what = "START" if rank == START_RANK else "top rank" if rank == size else rank
+        if not seq:
+            seen["upOrDown first %s %s" % (what, "accepted" if accepted else "refused")] += 1
+        elif seq == [START_RANK]:
+            seen["upOrDown after START %s %s" % (
+                "2" if rank == 2 else "S-1" if rank == size - 1 else "other",
+                "accepted" if accepted else "refused")] += 1
+        elif accepted:
+            seen["upOrDown later accepted"] += 1
+        return
+    if not seq:
+        used = any(seqs[x] and seqs[x][0] == rank for x in range(g.num_suits))
+        seen["sudoku start %s %s" % ("used" if used else "unused",
+                                     "accepted" if accepted else "refused")] += 1
+    elif accepted and seq[-1] == size:
+        seen["sudoku wraps"] += 1
+
+
+def _true_max(g, seqs):
+    """Written apart from the engine: the most cards the stacks can hold in the end
+    given which cards are not all discarded (no regard for time or strikes): per suit
+    the longest allowed order that extends the stack with cards some copy of which is
+    not discarded; in Sudoku the unstarted stacks take distinct unused starts."""
+    def alive(suit, rank):
+        return any(c == (suit, rank) and o not in g.discards
+                   for o, c in enumerate(g.deck))
+
+    def best(suit, seq_options):
+        top = 0
+        for seq in seq_options:
+            n = len(seqs[suit])
+            if seq[:n] != seqs[suit]:
+                continue
+            while n < len(seq) and alive(suit, seq[n]):
+                n += 1
+            top = max(top, n)
+        return top
+
+    if not g.sudoku:
+        return sum(best(x, _allowed_sequences(g, x, seqs)) for x in range(g.num_suits))
+    size = g.max_ranks[0]
+    taken = set(seq[0] for seq in seqs if seq)
+    fixed = sum(best(x, _allowed_sequences(g, x, seqs))
+                for x in range(g.num_suits) if seqs[x])
+    free = [x for x in range(g.num_suits) if not seqs[x]]
+    starts = [k for k in range(1, size + 1) if k not in taken]
+    top = 0
+    for chosen in itertools.permutations(starts, len(free)):
+        total = 0
+        for x, k in zip(free, chosen):
+            total += best(x, [[(k + i - 1) % size + 1 for i in range(size)]])
+        top = max(top, total)
+    return fixed + top
+
+
+def _check_special(g, seqs, history, seen):
+    """The stack mechanics' bookkeeping after a step: the stacks count the played
+    cards; the site's maximum is the least of the server's function's values so far and
+    never below the true maximum (equal to it for the reversible mechanics); a game
+    that is not over has some playable card or could still score."""
+    if not g.special:
+        return
+    assert g.stacks == [len(q) for q in seqs]
+    assert g.tops == [q[-1] if q else 0 for q in seqs]
+    if g.sudoku:
+        assert g.starts == [q[0] if q else 0 for q in seqs]
+    value = g.site_max_function()
+    history.append(value)
+    assert g.site_max == min([sum(g.max_ranks)] + history), (g.site_max, history)
+    true = _true_max(g, seqs)
+    if g.reversible:
+        assert value == true, (value, true, seqs)
+    else:
+        assert value >= true and g.site_max >= true
+        if value > true:
+            seen["sudoku server max above the true max"] += 1
+    if len(history) > 1 and history[-1] < history[-2]:
+        seen["site max drops"] += 1
+    if len(history) > 1 and history[-1] > history[-2]:
+        seen["server max function rises (the stored max does not)"] += 1
 
 
 def _check_alternation(g, seen):
@@ -740,6 +1203,104 @@ def _check_new_rules():
             pass
 
 
+def _forced(variant, plays=(), discards=(), players=2):
+    """A game of `variant` (its composition in order) brought by hand to a position:
+    each (suit, rank) of `plays` played in turn (it must play) and every copy of each
+    (suit, rank) of `discards` discarded (the site's allDiscarded), with the site's
+    maximum updated as its server does after each; returns (game, seqs)."""
+    deck = composition(variant)
+    g = RefGame(variant, players, deck)
+    seqs = [[] for _ in range(g.num_suits)]
+    used = set()
+    for card in plays:
+        order = next(o for o, c in enumerate(deck) if c == card and o not in used)
+        used.add(order)
+        for h in g.hands:
+            if order in h:
+                h.remove(order)
+        strikes = g.strikes
+        g._play_card(order)
+        assert g.strikes == strikes, ("misplayed", card)
+        seqs[card[0]].append(card[1])
+    for card in discards:
+        for o, c in enumerate(deck):
+            if c == card and o not in used:
+                used.add(o)
+                g.discards.append(o)
+        g._update_site_max()
+    return g, seqs
+
+
+def _check_reversed_rules():
+    """Hand-made games of "reversed" (three suits of stack size 3: suit 0 normal,
+    one of each; suit 1 reversed, the site's copies; suit 2 reversed, one of each)."""
+    assert site_ranks("reversed") == [1, 2, 2, 3, 3, 4, 4, 5, 5, 5]
+    assert site_ranks("reversed", one_of_each=True) == [1, 2, 3, 4, 5]
+    assert site_ranks("normal") == [1, 1, 1, 2, 2, 3, 3, 4, 4, 5]
+    assert site_ranks("reversed", 3) == [1, 2, 2, 3, 3, 3]
+    v = {"suits": 2, "suitRanks": [[1, 2, 3], site_ranks("reversed", 3)], "handSize": 3,
+         "clueTokens": 1, "reversed": [1]}
+    deck = [(1, 2), (1, 1), (0, 1), (1, 3), (1, 2), (0, 2), (1, 3), (1, 3), (0, 3)]
+    g = RefGame(v, 2, deck)
+    assert g.directions == [UP, DOWN] and "directions" not in g.snapshot()
+    g = g.apply(("play", 0))  # a reversed stack refuses a 2 first
+    assert g.strikes == 1 and g.stacks == [0, 0] and g.discards == [0]
+    assert g.site_max == 6  # another 2 is left
+    g = g.apply(("play", 3))  # ... and takes its top rank first
+    assert g.stacks == [0, 1] and g.tops == [0, 3] and g.snapshot()["stacks"] == [0, 1]
+    g = g.apply(("rank", 1, 2))
+    assert g.clues == 0
+    g = g.apply(("play", 4))
+    assert g.stacks == [0, 2] and g.tops == [0, 2] and g.turns_left == 2
+    g = g.apply(("play", 1))  # the 1 finishes a reversed stack: a clue token
+    assert g.stacks == [0, 3] and g.directions == [UP, FINISHED] and g.clues == 1
+    # over by variantReversibleCheckAllDead: suit 0's 1 (order 2) is in the hand of
+    # player 0, who has taken a turn since the last card was drawn
+    assert g.over and g.turns_left == 1 and 2 in g.cannot_play and g.site_max == 6
+    # a finished stack takes nothing more
+    h = g._copy()
+    h._play_card(7)
+    assert h.strikes == 2 and h.stacks == [0, 3]
+    # a 1 first is refused too; the top rank of a normal suit is refused first
+    v1 = dict(v, suitRanks=[[1, 2, 3], [1, 2, 3]])
+    v1["handSize"] = 2
+    g = RefGame(v1, 2, [(1, 1), (0, 3), (1, 3), (0, 2), (0, 1), (1, 2)])
+    g = g.apply(("play", 0))
+    assert g.strikes == 1 and g.stacks == [0, 0]
+    g = g.apply(("play", 2))
+    assert g.stacks == [0, 1]
+    g = g.apply(("play", 1))  # (0, 3) on the normal suit's empty stack
+    assert g.strikes == 2 and g.stacks == [0, 1]
+    # the site's maximum: the last 1 of the reversed suit discarded costs one card;
+    # every S discarded costs the whole suit; a normal suit's 1 the whole suit
+    vs = {"suits": 2, "suitRanks": [site_ranks("normal", 5), site_ranks("reversed", 5)],
+          "handSize": 2, "clueTokens": 8, "reversed": [1]}
+    g, _ = _forced(vs)
+    assert g.site_max == 10 and g.site_max_function() == 10
+    g, _ = _forced(vs, discards=[(1, 1)])
+    assert g.site_max == 9 and g._reversible_suit_max(1) == 4
+    g, _ = _forced(vs, discards=[(1, 5)])
+    assert g.site_max == 5 and g._reversible_suit_max(1) == 0
+    g, _ = _forced(vs, plays=[(1, 5), (1, 4)], discards=[(1, 2)])
+    assert g._reversible_suit_max(1) == 3 and g.site_max == 8
+    g, _ = _forced(vs, discards=[(0, 3)])
+    assert g._reversible_suit_max(0) == 2 and g.site_max == 7
+    # the site's end (CheckEnd): with the reversed suit's only 1 discarded the site's
+    # maximum is 3, and the game ends when the score reaches it, turns still left
+    v2 = {"suits": 2, "suitRanks": [[1, 2], [1, 2, 2]], "handSize": 1, "clueTokens": 3,
+          "reversed": [1]}
+    deck = [(1, 1), (1, 2), (0, 1), (0, 2), (1, 2)]
+    for to_the_end in (False, True):
+        g = RefGame(v2, 2, deck, play_to_the_end=to_the_end)
+        g = g.apply(("rank", 1, 2)).apply(("play", 1))
+        assert g.stacks == [0, 1] and g.site_max == 4
+        g = g.apply(("discard", 0))
+        assert g.site_max == 3 and g.site_max_function() == 3
+        g = g.apply(("play", 2)).apply(("play", 3))
+        assert g.stacks == [2, 1] and g.turns_left == 1 and g.clues == 3
+        assert g.over == (not to_the_end)
+
+
 def _self_check(seed=12345):
     import time
     rng = random.Random(seed)
@@ -766,9 +1327,21 @@ def _self_check(seed=12345):
         {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2,
          "alternatingClues": True, "clueStarved": True, "throwItInAHole": True,
          "inverted": [1]},
+        # reversed suits (site_ranks: the reversed suit's copies as the site deals them)
+        {"suits": 2, "suitRanks": [[1, 2, 3], site_ranks("reversed", 3)], "handSize": 2,
+         "clueTokens": 1, "reversed": [1]},
+        {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 2,
+         "reversed": [0, 1]},
+        {"suits": 3, "ranks": [1, 2], "handSize": 2, "clueTokens": 1, "strikes": 2,
+         "reversed": [2]},
+        {"suits": 2, "suitRanks": [[1, 1, 2], [1, 2, 2]], "handSize": 2, "clueTokens": 1,
+         "reversed": [1], "clueStarved": True, "inverted": [0]},
+        {"suits": 2, "suitRanks": [[1, 2, 3], [1, 2, 3, 3]], "handSize": 2,
+         "clueTokens": 1, "reversed": [1], "throwItInAHole": True},
     ]
     seen = collections.Counter()
     _check_new_rules()
+    _check_reversed_rules()
     for variant in variants:
         for opts in ({}, {"deck_plays": True, "empty_clues": True},
                      {"keep_stacks_on_strikeout": True, "starting_player": 1}):
@@ -779,7 +1352,7 @@ def _self_check(seed=12345):
             best = brute_force_max(g)
             dt = time.time() - t0
             print("%-70s %-60s max=%d (%.2fs)" % (variant, opts, best, dt))
-            assert 0 <= best <= variant["suits"] * max(variant["ranks"])
+            assert 0 <= best <= sum(g.max_ranks)
             if variant.get("alternatingClues"):
                 # the rule only takes clues away: never better than without it
                 free = dict(variant, alternatingClues=False)
@@ -790,14 +1363,18 @@ def _self_check(seed=12345):
             for _ in range(200):
                 cur = g
                 _check_invariants(cur)
+                seqs = [[] for _ in range(cur.num_suits)]
+                history = []
                 while not cur.over:
                     before = cur.snapshot()
                     action = rng.choice(cur.legal_actions())
                     nxt = cur.apply(action)
                     assert cur.snapshot() == before  # self unchanged
                     _check_invariants(nxt)
-                    _check_step(cur, action, nxt, seen)
+                    _check_step(cur, action, nxt, seen, seqs)
                     _check_alternation(nxt, seen)
+                    if action[0] in ("play", "discard"):
+                        _check_special(nxt, seqs, history, seen)
                     cur = nxt
                 assert cur.score <= best
                 try:
@@ -819,7 +1396,12 @@ def _self_check(seed=12345):
     for rule in ("starved clue costs 2", "starved discard gains 1 unit",
                  "starved stack gains 1 unit", "hole stack gives nothing",
                  "hole misplay strikes", "alternating clue accepted",
-                 "alternating same type refused"):
+                 "alternating same type refused",
+                 "reversed first top rank accepted", "reversed first 1 refused",
+                 "reversed first other refused", "reversed later accepted",
+                 "reversed-variant normal first 1 accepted",
+                 "reversed-variant normal first top rank refused",
+                 "reversed stack token", "site max drops"):
         assert seen[rule] > 0, "never exercised: %s" % rule
     print("self-check OK")
 
