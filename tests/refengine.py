@@ -67,6 +67,20 @@ Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
                variantSudokuCheckAllDead finds no card that could be played (game.go
                CheckEnd); state_key() includes the tops, directions, starts and that
                maximum)}
+               "upOrDown": True (optional: hanab.live's "Up or Down", played as its server
+               plays it (variants_reversible.go variantReversiblePlay, IsUpOrDown): every
+               stack starts undecided and takes a 1 (then goes up to S), an S (then goes
+               down to 1) or the suit's START card, whose rank is 7 here as on the
+               server ((suit, 7) in card tuples; no rank clue touches it, as the site's
+               clue ranks are 1..5); on a START card a 2 sends the stack up and an S - 1
+               down (S is the stack size, 5 on the site; the reference needs S >= 4 so
+               that the two differ). The START card counts as one played card (the
+               server's g.Score++ on every play), so a finished stack holds S cards
+               (1..S, S..1, START 2..S or START S-1..1) and the score is the number of
+               cards played; the site's maximum counts S per finished stack
+               (variantReversibleGetMaxScore: variant.StackSize). snapshot()["directions"]
+               gives per suit "undecided", "up", "down" or "finished". The site's deck
+               per suit is site_ranks("upOrDown"): one 1, one S, one START),
 
 site_ranks(mechanic, stack_size=5, one_of_each=False) gives the ranks the site deals for
 one suit (server/src/game_deck.go numCopiesOfCard, variant.go totalCardsInSuit).
@@ -278,6 +292,9 @@ def _check_stack_sizes(variant):
     sizes = _stack_sizes(variant)
     if variant.get("reversed") and min(sizes) < 2:
         raise ValueError("reversed needs stacks of at least 2 cards")
+    if variant.get("upOrDown") and min(sizes) < 4:
+        raise ValueError("upOrDown needs stacks of at least 4 cards (after a START card "
+                         "a 2 goes up and an S - 1 down)")
 
 
 class RefGame:
@@ -1301,6 +1318,111 @@ def _check_reversed_rules():
         assert g.over == (not to_the_end)
 
 
+def _useful_ranks(g, seqs, suit):
+    """The most cards the stack of `suit` can still hold (_true_max's rule) and the
+    ranks, not yet played, of the orders that reach it."""
+    def alive(rank):
+        return any(c == (suit, rank) and o not in g.discards
+                   for o, c in enumerate(g.deck))
+    best, useful = -1, set()
+    for seq in _allowed_sequences(g, suit, seqs):
+        n = len(seqs[suit])
+        if seq[:n] != seqs[suit]:
+            continue
+        m = n
+        while m < len(seq) and alive(seq[m]):
+            m += 1
+        if m > best:
+            best, useful = m, set(seq[n:m])
+        elif m == best:
+            useful |= set(seq[n:m])
+    return best, useful
+
+
+def _check_up_or_down_rules():
+    """Hand-made games of "upOrDown", and the site's client tests of it."""
+    assert site_ranks("upOrDown") == [1, 2, 2, 3, 3, 4, 4, 5, 7]  # 2 x 5 - 1 cards
+    assert site_ranks("upOrDown", one_of_each=True) == [1, 2, 3, 4, 5, 7]  # 5 + 1
+    assert site_ranks("upOrDown", 4) == [1, 2, 2, 3, 3, 4, 7]
+    v = {"suits": 3, "ranks": site_ranks("upOrDown", 4, one_of_each=True), "handSize": 3,
+         "clueTokens": 1, "upOrDown": True}
+    assert v["ranks"] == [1, 2, 3, 4, 7]  # S = 4: after START a 2 goes up, a 3 down
+    deck = [(0, 1), (1, 4), (2, 7), (1, 2), (0, 3), (0, 2), (2, 3), (1, 3), (2, 4),
+            (1, 7), (2, 2), (0, 7), (0, 4), (1, 1), (2, 1)]
+    g = RefGame(v, 2, deck)
+    assert g.snapshot()["directions"] == [UNDECIDED] * 3
+    assert g._legal_rank_values() == [1, 2, 3, 4]  # no clue names START
+    g = g.apply(("play", 0))  # a 1 starts a stack going up
+    g = g.apply(("play", 3))  # a 2 starts nothing
+    assert g.strikes == 1 and g.stacks == [1, 0, 0]
+    g = g.apply(("play", 1))  # an S (4) starts a stack going down
+    g = g.apply(("play", 4))  # (0, 3) on a 1 going up: refused
+    assert g.strikes == 2 and g.snapshot()["directions"] == [UP, DOWN, UNDECIDED]
+    g = g.apply(("play", 2))  # START: the stack counts one card, still undecided
+    assert g.stacks == [1, 1, 1] and g.tops == [1, 4, 7] and g.score == 3
+    assert g.snapshot()["directions"] == [UP, DOWN, UNDECIDED]
+    g = g.apply(("rank", 0, 3))
+    assert g.clues == 0
+    h = g.apply(("play", 8))  # an S (4) on START: neither a 2 nor an S - 1
+    assert h.strikes == 3 and h.over and h.score == 0
+    g = g.apply(("play", 6))  # an S - 1 (3) on START: going down
+    assert g.snapshot()["directions"] == [UP, DOWN, DOWN] and g.stacks == [1, 1, 2]
+    # the dead (1, 2) and (0, 3) leave 2 + 2 + 4
+    assert g.site_max == 8 == g.site_max_function() and not g.over
+    # START then 2: up, and finishing it gives the clue token
+    deck2 = [(0, 7), (1, 1), (1, 7), (0, 2), (0, 3), (2, 7), (0, 4), (1, 2), (2, 1),
+             (0, 1), (1, 3), (1, 4), (2, 2), (2, 3), (2, 4)]
+    g2 = RefGame(v, 2, deck2)
+    g2 = g2.apply(("play", 0)).apply(("play", 3))  # START, then a 2 on it: up
+    assert g2.snapshot()["directions"][0] == UP and g2.stacks[0] == 2
+    g2 = g2.apply(("rank", 1, 3)).apply(("play", 4))
+    assert g2.clues == 0 and g2.stacks[0] == 3
+    g2 = g2.apply(("play", 6))  # the S finishes the stack: START 2 3 4, four cards
+    assert g2.stacks[0] == 4 and g2.directions[0] == FINISHED and g2.clues == 1
+    # a 1 finishing a down stack gives it too, capped at the maximum
+    for clues in (0, 1):
+        g3, seqs = _forced(v, plays=[(0, 4), (0, 3), (0, 2)])
+        assert g3.directions[0] == DOWN
+        g3.clues = clues
+        g3._play_card(deck.index((0, 1)))
+        assert g3.directions[0] == FINISHED and g3.stacks[0] == 4 and g3.clues == 1
+    # the site's maximum: a stack needs 1 or START to go up, S or START to go down
+    vs = {"suits": 1, "ranks": site_ranks("upOrDown"), "handSize": 2, "clueTokens": 8,
+          "upOrDown": True}
+    for plays, discards, want in (
+            ([], [], 5), ([], [(0, 1)], 5), ([], [(0, 1), (0, 7)], 4),
+            ([], [(0, 1), (0, 5), (0, 7)], 0), ([(0, 1)], [(0, 7), (0, 3)], 2),
+            ([(0, 7)], [(0, 1), (0, 5)], 4), ([(0, 7)], [(0, 2), (0, 4)], 1)):
+        g4, seqs = _forced(vs, plays, discards)
+        assert g4.site_max_function() == want == _true_max(g4, seqs), (plays, discards)
+    # packages/game/src/rules/variants/reversible.test.ts
+    # ("upOrDownDeadCardsDirectionUndecided"): reversibleGetRanksUsefulForMaxScore's
+    # expected ranks, played out here: the ranks of the orders that reach the stack's
+    # maximum, which is the server's variantReversibleGetMaxScore share. The client's
+    # sets also hold a START, 1 or 5 whose copies are all discarded (they are the
+    # union of the up and down walks' starting cards, dead or not); here those are
+    # removed from the expected sets, which otherwise agree.
+    S = START_RANK
+    cases = [  # (test name, played ranks, all-discarded ranks, expected useful ranks)
+        ("Handles no discard, no play", [], [], {1, 2, 3, 4, 5, S}),
+        ("Handles ok discards, no play (1)", [], [1], {1, 2, 3, 4, 5, S}),
+        ("Handles ok discards, no play (5)", [], [5], {1, 2, 3, 4, 5, S}),
+        ("Handles ok discards, no play (START)", [], [S], {1, 2, 3, 4, 5, S}),
+        ("Handles play 1, 2, 3", [1, 2, 3], [], {4, 5}),
+        ("Handles play 5, discard 2", [5], [2], {3, 4}),
+        ("Handles discard 2 and 4", [], [2, 4], {1, 5, S}),
+        ("Handles play S, discard 2 and 4", [S], [2, 4], set()),
+        ("Handles play S discard 2", [S], [2], {3, 4}),
+        ("Handles play S, discard 3", [S], [3], {2, 4}),
+        ("Handles discard 2, 5 and Start", [], [2, 5, S], {1, S}),
+    ]
+    for name, played, dead, expected in cases:
+        g5, seqs = _forced(vs, [(0, r) for r in played], [(0, r) for r in dead])
+        best, useful = _useful_ranks(g5, seqs, 0)
+        assert useful == expected - set(dead), (name, useful, expected)
+        assert g5._reversible_suit_max(0) == best, (name, best)
+
+
 def _self_check(seed=12345):
     import time
     rng = random.Random(seed)
@@ -1338,10 +1460,18 @@ def _self_check(seed=12345):
          "reversed": [1], "clueStarved": True, "inverted": [0]},
         {"suits": 2, "suitRanks": [[1, 2, 3], [1, 2, 3, 3]], "handSize": 2,
          "clueTokens": 1, "reversed": [1], "throwItInAHole": True},
+        # up or down (stack size 4: the site's copies of a one-of-each or normal suit)
+        {"suits": 1, "ranks": site_ranks("upOrDown", 4), "handSize": 2,
+         "clueTokens": 1, "upOrDown": True},
+        {"suits": 2, "ranks": site_ranks("upOrDown", 4, one_of_each=True), "handSize": 2,
+         "clueTokens": 1, "strikes": 2, "upOrDown": True},
+        {"suits": 1, "ranks": site_ranks("upOrDown", 5), "handSize": 2,
+         "clueTokens": 2, "upOrDown": True, "clueStarved": True},
     ]
     seen = collections.Counter()
     _check_new_rules()
     _check_reversed_rules()
+    _check_up_or_down_rules()
     for variant in variants:
         for opts in ({}, {"deck_plays": True, "empty_clues": True},
                      {"keep_stacks_on_strikeout": True, "starting_player": 1}):
@@ -1401,7 +1531,12 @@ def _self_check(seed=12345):
                  "reversed first other refused", "reversed later accepted",
                  "reversed-variant normal first 1 accepted",
                  "reversed-variant normal first top rank refused",
-                 "reversed stack token", "site max drops"):
+                 "reversed stack token", "site max drops",
+                 "upOrDown first 1 accepted", "upOrDown first top rank accepted",
+                 "upOrDown first START accepted", "upOrDown first 2 refused",
+                 "upOrDown after START 2 accepted", "upOrDown after START S-1 accepted",
+                 "upOrDown after START other refused", "upOrDown later accepted",
+                 "upOrDown stack token"):
         assert seen[rule] > 0, "never exercised: %s" % rule
     print("self-check OK")
 
