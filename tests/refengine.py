@@ -81,6 +81,19 @@ Variant dict: {"suits": n (1..6), "ranks": [multiset of ranks 1..5 of ONE suit],
                (variantReversibleGetMaxScore: variant.StackSize). snapshot()["directions"]
                gives per suit "undecided", "up", "down" or "finished". The site's deck
                per suit is site_ranks("upOrDown"): one 1, one S, one START),
+               "sudoku": True (optional: hanab.live's "Sudoku", played as its server plays
+               it (server/src/variants_sudoku.go): a stack may start with any rank that is
+               not already another stack's start (variantSudokuPlay checks g.StackStarts),
+               then goes up one rank a card and wraps from N to 1 until it holds N cards
+               (N is the stack size: every suit's top rank, the number of suits on the
+               site; the reference allows fewer suits than N); finishing a stack gives a
+               clue token; the site's maximum is variantSudokuGetMaxScore (with its
+               sudokuWalkUpAll, which, unlike the client's, gives every start in a run of
+               live ranks the run's whole length, so it can count more than can be
+               played; the game's end does not change: at the true maximum nothing is
+               playable and variantSudokuCheckAllDead ends it). snapshot()["starts"]
+               gives per suit the stack's first rank, or None; the site's deck per suit
+               is site_ranks("sudoku", N): two of every rank)
 
 site_ranks(mechanic, stack_size=5, one_of_each=False) gives the ranks the site deals for
 one suit (server/src/game_deck.go numCopiesOfCard, variant.go totalCardsInSuit).
@@ -165,6 +178,28 @@ def site_ranks(mechanic, stack_size=5, one_of_each=False):
             n = 2
         out += [rank] * n
     return sorted(out)
+
+
+def sudoku_walk_up_all(dead, size, client=False):
+    """server/src/variants_sudoku.go sudokuWalkUpAll: for the ranks 1..size of one suit
+    (dead[r - 1]: every copy of rank r discarded), (no rank dead, per start rank the
+    most cards a stack started there can hold). The server gives each start in a run
+    of live ranks ending at a dead one the run's whole length (curVal - lastDead - 1);
+    with client=True, the client's sudoku.ts version, which gives the cards from that
+    start to the dead rank (currentRank - writeRank)."""
+    scores = [size] * size
+    last_dead = -1
+    for cur in range(size):
+        if dead[cur % size]:
+            for w in range(last_dead + 1, cur):
+                scores[w] = (cur - w) if client else (cur - last_dead - 1)
+            scores[cur] = 0
+            last_dead = cur
+    if last_dead == -1:
+        return True, scores
+    for w in range(last_dead + 1, size):
+        scores[w] = min(scores[0] + size - w, size)
+    return False, scores
 
 
 def _suit_ranks(variant):
@@ -292,6 +327,15 @@ def _check_stack_sizes(variant):
     sizes = _stack_sizes(variant)
     if variant.get("reversed") and min(sizes) < 2:
         raise ValueError("reversed needs stacks of at least 2 cards")
+    if variant.get("sudoku"):
+        n = variant["suits"]
+        if len(set(sizes)) != 1 or not 2 <= sizes[0] <= 5 or n > sizes[0]:
+            raise ValueError("sudoku needs one stack size N in 2..5 for every suit and "
+                             "at most N suits")
+        per_suit = _suit_ranks(variant) or [[r for x, r in variant["cards"] if x == s]
+                                            for s in range(n)]
+        if any(not 1 <= r <= sizes[0] for rs in per_suit for r in rs):
+            raise ValueError("sudoku ranks must lie in 1..N")
     if variant.get("upOrDown") and min(sizes) < 4:
         raise ValueError("upOrDown needs stacks of at least 4 cards (after a START card "
                          "a 2 goes up and an S - 1 down)")
@@ -455,6 +499,64 @@ class RefGame:
         else:  # FINISHED: every card misplays
             failed = True
         return failed
+
+    def _sudoku_play(self, suit, rank):
+        """server/src/variants_sudoku.go variantSudokuPlay: whether the card misplays."""
+        size = self.max_ranks[suit]
+        if self.tops[suit] == 0:
+            if rank in self.starts:  # another stack's start
+                return True
+            self.starts[suit] = rank
+            return False
+        next_rank = self.tops[suit] % size + 1
+        failed = rank != next_rank or self.directions[suit] == FINISHED
+        if not failed:
+            final_rank = (self.starts[suit] + size - 2) % size + 1  # start - 1, cyclic
+            if rank == final_rank:
+                self.directions[suit] = FINISHED
+        return failed
+
+    def _sudoku_max(self):
+        """server/src/variants_sudoku.go variantSudokuGetMaxScore: the suits with no
+        rank all discarded count N; a started suit counts its walk from its start; the
+        others take distinct free starts as the best assignment gives them (the server
+        tries every assignment in lexicographic order; every injective one is tried
+        here, the same maximum, 0 if none assigns every such suit)."""
+        size = self.max_ranks[0]
+        independent, partial, unassigned = 0, {}, []
+        for suit in range(self.num_suits):
+            dead = [self._all_discarded(suit, r) for r in range(1, size + 1)]
+            all_max, scores = sudoku_walk_up_all(dead, size)
+            if all_max:
+                independent += size
+                continue
+            if self.starts[suit] != 0:
+                independent += scores[self.starts[suit] - 1]
+                continue
+            partial[suit] = scores
+            unassigned.append(suit)
+        if not unassigned:
+            return independent
+        free = [k for k in range(1, size + 1) if k not in self.starts]
+        best = 0
+        for chosen in itertools.permutations(free, len(unassigned)):
+            best = max(best, sum(partial[x][k - 1] for x, k in zip(unassigned, chosen)))
+        return independent + best
+
+    def _sudoku_all_dead(self):
+        """server/src/variants_sudoku.go variantSudokuCheckAllDead."""
+        size = self.max_ranks[0]
+        free = [k for k in range(1, size + 1) if k not in self.starts]
+        for suit in range(self.num_suits):
+            if self.directions[suit] == FINISHED:
+                continue
+            top = self.tops[suit]
+            needed = [top % size + 1] if top != 0 else free
+            for o, c in enumerate(self.deck):
+                if c[0] == suit and c[1] in needed and o not in self.discards \
+                        and o not in self.cannot_play:
+                    return False
+        return True
 
     def _special_play(self, suit, rank):
         """A play under "reversed" / "upOrDown" / "sudoku" (game_player.go PlayCard):
@@ -1423,6 +1525,105 @@ def _check_up_or_down_rules():
         assert g5._reversible_suit_max(0) == best, (name, best)
 
 
+def _check_sudoku_rules():
+    """Hand-made games of "sudoku", and the site's client tests of it."""
+    assert site_ranks("sudoku", 5) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    assert site_ranks("sudoku", 4, one_of_each=True) == [1, 2, 3, 4]
+    v = {"suits": 3, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 1, "sudoku": True}
+    deck = [(0, 2), (0, 3), (1, 2), (1, 3), (2, 1), (0, 1), (1, 1), (2, 2), (2, 3)]
+    g = RefGame(v, 2, deck)
+    assert g.snapshot()["starts"] == [None] * 3 and "directions" not in g.snapshot()
+    g = g.apply(("play", 0))  # any rank starts a stack
+    assert g.snapshot()["starts"] == [2, None, None] and g.stacks == [1, 0, 0]
+    g = g.apply(("play", 2))  # ... but not another stack's start
+    assert g.strikes == 1 and g.stacks == [1, 0, 0] and g.snapshot()["starts"][1] is None
+    g = g.apply(("play", 1))
+    g = g.apply(("play", 3))  # an unused start
+    assert g.snapshot()["starts"] == [2, 3, None] and g.stacks == [2, 1, 0]
+    g = g.apply(("rank", 1, 1))
+    assert g.clues == 0
+    g = g.apply(("play", 5))  # (0, 1) on the 3: wraps from N to 1, finishing the stack
+    assert g.stacks == [3, 1, 0] and g.tops[0] == 1 and g.directions[0] == FINISHED
+    assert g.clues == 1  # the finished-stack token
+    # (1, 2) dead: suit 1 (started at 3) can hold 3, 1: the site's maximum is 3 + 2 + 3
+    assert g.site_max == 8 == g.site_max_function()
+    g = g.apply(("play", 4))  # the one free start left
+    assert g.snapshot()["starts"] == [2, 3, 1]
+    h = g.apply(("play", 7))  # (2, 2) on suit 2's 1
+    assert h.stacks == [3, 1, 2] and h.tops == [1, 3, 2]
+    # a finished stack refuses the next rank up (variantSudokuPlay checks Finished)
+    g2, seqs = _forced(v, plays=[(0, 1), (0, 2), (0, 3)])
+    assert g2.directions[0] == FINISHED and g2.clues == 1
+    assert g2._sudoku_play(0, 1) is True
+    # packages/game/src/rules/variants/sudoku.test.ts (sudokuWalkUpAll5 on "Sudoku
+    # (5 Suits)", sudokuWalkUpAll4 on "Sudoku (4 Suits)"): per start rank, the most cards
+    # a stack started there can hold when the listed ranks are all discarded. The
+    # client's expectations are the true values (played out here with _true_max's rule
+    # and with the client's walk); the server's sudokuWalkUpAll gives more in 9 of
+    # the 15 cases (its `server` column), which the server's maximum score then counts.
+    cases = [  # (N, dead ranks, client test's expected, server's sudokuWalkUpAll)
+        (5, [1], [0, 4, 3, 2, 1], [0, 4, 3, 2, 1]),
+        (5, [2], [1, 0, 4, 3, 2], [1, 0, 4, 3, 2]),
+        (5, [3], [2, 1, 0, 4, 3], [2, 2, 0, 4, 3]),
+        (5, [4], [3, 2, 1, 0, 4], [3, 3, 3, 0, 4]),
+        (5, [5], [4, 3, 2, 1, 0], [4, 4, 4, 4, 0]),
+        (5, [2, 5], [1, 0, 2, 1, 0], [1, 0, 2, 2, 0]),
+        (5, [1, 4], [0, 2, 1, 0, 1], [0, 2, 2, 0, 1]),
+        (5, [1, 2, 5], [0, 0, 2, 1, 0], [0, 0, 2, 2, 0]),
+        (4, [1], [0, 3, 2, 1], [0, 3, 2, 1]),
+        (4, [2], [1, 0, 3, 2], [1, 0, 3, 2]),
+        (4, [3], [2, 1, 0, 3], [2, 2, 0, 3]),
+        (4, [4], [3, 2, 1, 0], [3, 3, 3, 0]),
+        (4, [2, 4], [1, 0, 1, 0], [1, 0, 1, 0]),
+        (4, [1, 4], [0, 2, 1, 0], [0, 2, 2, 0]),
+        (4, [1, 2, 4], [0, 0, 1, 0], [0, 0, 1, 0]),
+    ]
+    for n, dead_ranks, expected, server in cases:
+        dead = [r in dead_ranks for r in range(1, n + 1)]
+        assert sudoku_walk_up_all(dead, n, client=True) == (False, expected)
+        assert sudoku_walk_up_all(dead, n) == (False, server)
+        vs = {"suits": n, "ranks": site_ranks("sudoku", n), "handSize": 2,
+              "clueTokens": 8, "sudoku": True}
+        for start in range(1, n + 1):
+            if start in dead_ranks:
+                continue
+            g3, seqs = _forced(vs, [(0, start)], [(0, r) for r in dead_ranks])
+            best, _ = _useful_ranks(g3, seqs, 0)
+            assert best == expected[start - 1], (n, dead_ranks, start, best)
+            # the other suits count N each: the server's maximum, the true one
+            assert g3.site_max_function() == server[start - 1] + n * (n - 1)
+            assert _true_max(g3, seqs) == best + n * (n - 1)
+    # the server's maximum drops after a discard as its function says: the last 2 of
+    # suit 0 in Sudoku (5 Suits) leaves suit 0 a best start of 3 (3 4 5 1); the
+    # assignment gives the free starts to the suits (every other suit counts 5)
+    vs = {"suits": 5, "ranks": site_ranks("sudoku", 5), "handSize": 2, "clueTokens": 8,
+          "sudoku": True}
+    g4, seqs = _forced(vs, discards=[(0, 2)])
+    assert g4.site_max == 24 == g4.site_max_function() == _true_max(g4, seqs)
+    # started at 1 the suit holds only the 1: the server's maximum follows
+    g4, seqs = _forced(vs, plays=[(0, 1)], discards=[(0, 2)])
+    assert g4.site_max == 21 == _true_max(g4, seqs)
+    # two suits wanting the same start: suits 0 and 1 both lack their 2s and 5s; only
+    # one can take the start 3 (3 4), the other holds 1 card (start 1 or 4): 15 + 3;
+    # the server's walk gives start 4 two cards (4 and the dead 5's run), so its
+    # assignment counts 15 + 2 + 2
+    g5, seqs = _forced(vs, discards=[(0, 2), (0, 5), (1, 2), (1, 5)])
+    assert _true_max(g5, seqs) == 18 and g5.site_max_function() == 19
+    # the end: at the true maximum nothing is playable, so variantSudokuCheckAllDead
+    # ends the game though the server's maximum is higher (suit 0 started at 4 with its
+    # 3 dead, started at 2: the server counts 2 for it, 1 can be played)
+    v6 = {"suits": 2, "ranks": [1, 2, 3], "handSize": 1, "clueTokens": 2, "sudoku": True}
+    g6 = RefGame(v6, 2, [(0, 2), (0, 3), (1, 1), (1, 2), (1, 3), (0, 1)])
+    g6 = g6.apply(("rank", 1, 3)).apply(("discard", 1))
+    assert g6.site_max == 5 and sudoku_walk_up_all([False, False, True], 3) == (
+        False, [2, 2, 0])
+    g6 = g6.apply(("play", 0)).apply(("play", 2)).apply(("play", 3))
+    assert not g6.over and g6.site_max == 5
+    g6 = g6.apply(("play", 4))
+    assert g6.over and g6.score == 4 and g6.turns_left == 1 and g6.site_max == 5
+    assert g6._sudoku_all_dead()
+
+
 def _self_check(seed=12345):
     import time
     rng = random.Random(seed)
@@ -1467,11 +1668,20 @@ def _self_check(seed=12345):
          "clueTokens": 1, "strikes": 2, "upOrDown": True},
         {"suits": 1, "ranks": site_ranks("upOrDown", 5), "handSize": 2,
          "clueTokens": 2, "upOrDown": True, "clueStarved": True},
+        # sudoku (N suits of N ranks as on the site, or fewer suits than N)
+        {"suits": 2, "ranks": site_ranks("sudoku", 2), "handSize": 2, "clueTokens": 1,
+         "sudoku": True},
+        {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 1, "sudoku": True},
+        {"suits": 3, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 1, "strikes": 2,
+         "sudoku": True},
+        {"suits": 2, "ranks": [1, 2, 3, 3], "handSize": 2, "clueTokens": 1,
+         "sudoku": True, "throwItInAHole": True},
     ]
     seen = collections.Counter()
     _check_new_rules()
     _check_reversed_rules()
     _check_up_or_down_rules()
+    _check_sudoku_rules()
     for variant in variants:
         for opts in ({}, {"deck_plays": True, "empty_clues": True},
                      {"keep_stacks_on_strikeout": True, "starting_player": 1}):
@@ -1536,7 +1746,10 @@ def _self_check(seed=12345):
                  "upOrDown first START accepted", "upOrDown first 2 refused",
                  "upOrDown after START 2 accepted", "upOrDown after START S-1 accepted",
                  "upOrDown after START other refused", "upOrDown later accepted",
-                 "upOrDown stack token"):
+                 "upOrDown stack token",
+                 "sudoku start unused accepted", "sudoku start used refused",
+                 "sudoku wraps", "sudoku stack token",
+                 "sudoku server max above the true max"):
         assert seen[rule] > 0, "never exercised: %s" % rule
     print("self-check OK")
 
