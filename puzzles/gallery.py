@@ -72,7 +72,8 @@ def entry(p: Puzzle, n: int, picture: str) -> str:
         f"**{q['text']}**",
         "",
         f"{p.data['rules']['variant']}, {p.data['rules']['players']} players; turn {st.turn}, "
-        f"score {st.score}, {st.clues} clue token{'s' if st.clues != 1 else ''}, {st.strikes} "
+        f"score {st.score}, {st.game.tokens_text(st.clues)} clue token{'s' if st.clues != st.game.clue_cost else ''}, "
+        f"{st.strikes} "
         f"strike{'s' if st.strikes != 1 else ''}, {st.deck_left} card{'s' if st.deck_left != 1 else ''} "
         f"in the deck. From {where} ({src['walk']}).",
         "",

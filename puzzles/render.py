@@ -98,7 +98,7 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
     col_x = 2.2 + g.hand_size * 1.05 + 0.7
     col_w = max(per_row * step, 0.45 + max([len(x) for x in by_suit] + [4]) * step) + 0.3
     tokens_x = 0.3 + v.num_suits * 1.05 + 0.6
-    width = max(col_x + col_w, tokens_x + max(g.max_clues * 0.48, 4.6) + 0.4, 12.0)
+    width = max(col_x + col_w, tokens_x + max(g.max_clues // g.clue_cost * 0.48, 4.6) + 0.4, 12.0)
     col_h = 0.45 + draw_rows * 1.05 + 0.5 + 0.45 + v.num_suits * (sh + 0.12)
     body_h = max(g.num_players * 1.7 + 0.2, col_h)
     lines = textwrap.wrap(title, int(width * 6.6)) if title else []
@@ -122,9 +122,9 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
     ax.text(0.3, y + CARD_H + 0.12, "Stacks", fontsize=10, fontweight="bold", va="bottom")
     for s, suit in enumerate(v.suits):
         x = 0.3 + s * 1.05
-        top = st.stacks[s]
+        top = st.stacks[s]  # the stack's height; its top card's rank (read backwards in a reversed suit)
         if top:
-            _card(ax, x, y, suit, top, suit.letter)
+            _card(ax, x, y, suit, suit.max_rank + 1 - top if suit.reversed else top, suit.letter)
         else:
             ax.add_patch(FancyBboxPatch((x, y), CARD_W, CARD_H, boxstyle="round,pad=0,rounding_size=0.08",
                                         facecolor="none", edgecolor=SUIT_COLORS.get(suit.name, "#999999"),
@@ -135,12 +135,14 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
                 color="#444444")
     # tokens and counters
     tx = tokens_x
-    ax.text(tx, y + CARD_H + 0.12, f"Clue tokens {st.clues}/{g.max_clues}", fontsize=10, fontweight="bold",
-            va="bottom")
-    for i in range(g.max_clues):
+    ax.text(tx, y + CARD_H + 0.12, f"Clue tokens {g.tokens_text(st.clues)}/{g.tokens_text(g.max_clues)}",
+            fontsize=10, fontweight="bold", va="bottom")
+    cost = g.clue_cost  # (Clue Starved counts half tokens: a half token is drawn pale)
+    for i in range(g.max_clues // cost):
+        have = st.clues - i * cost
         ax.add_patch(Circle((tx + 0.2 + i * 0.48, y + CARD_H - 0.25), 0.18,
-                            facecolor="#2f6bd1" if i < st.clues else "none", edgecolor="#2f6bd1",
-                            linewidth=1.4, zorder=3))
+                            facecolor="#2f6bd1" if have >= cost else "#a9c1ec" if have > 0 else "none",
+                            edgecolor="#2f6bd1", linewidth=1.4, zorder=3))
     ax.text(tx, y + 0.45, f"Strikes {st.strikes}/{g.strike_limit}", fontsize=10, fontweight="bold", va="center")
     for i in range(g.strike_limit):
         sx = tx + 2.1 + i * 0.48

@@ -141,6 +141,17 @@ SAT_SOLVER = {2: "cadical195", 3: "minisat22", 4: "minisat22", 5: "minisat22", 6
 # stopped): deterministic, so a deck gets the same answer on an idle or a loaded machine;
 # the deadline is only an outer limit. About 2-4 s of CaDiCaL on the hard 2-player decks.
 FIRST_SAT_CONFLICTS = 20_000
+# Where the SAT encoding does not apply (Alternating Clues where it binds: docs/variants.md)
+# CP-SAT takes its place in the main loop, with this deterministic time in the first round
+# (doubling each round).
+FIRST_CPSAT_DTIME = 0.5
+# ... and the search there, whose moves keep misplays and every discard (no stall is as
+# good as another), gets this many times the first round's nodes
+ALTERNATION_NODES = 16
+# CP-SAT's model there is large (a clue type per clue, per player and event) and takes
+# seconds to build and presolve, where the search often finds the line in its first rounds:
+# CP-SAT joins the main loop from this round on (its dtime as if it had run from the first)
+ALTERNATION_CPSAT_ROUND = 3
 # The SAT budget of a confirmation ("is the next score really unreachable?").
 CONFIRM_SAT_CONFLICTS = 200_000
 
@@ -417,6 +428,9 @@ class _Run:
 
     def main_loop(self):
         budget, conflicts = self.budget["first_nodes"], self.budget["first_sat_conflicts"]
+        dtime = FIRST_CPSAT_DTIME
+        if self.state.game.alternation_binds:  # its search keeps every misplay and discard: more nodes
+            budget *= ALTERNATION_NODES
         rounds = self.budget["rounds"]
         while self.best < self.upper and not self.timed_out:
             if rounds is not None and self.rounds >= rounds:
@@ -425,7 +439,11 @@ class _Run:
             self.rounds += 1
             self._search_top_bottom(budget)
             if self.use_sat and self.best < self.upper and not self.timed_out:
-                self._sat(self.upper, conflicts)
+                if self.state.game.alternation_binds:  # no SAT model there: CP-SAT instead,
+                    if self.rounds >= ALTERNATION_CPSAT_ROUND:  # once the search had its first rounds
+                        self._cpsat(dtime)
+                else:
+                    self._sat(self.upper, conflicts)
             # without the encodings, the relaxed game is the other way to lower the bound
             if not self.use_sat and self.relaxed_open and self.best < self.upper and not self.timed_out:
                 target = self.upper
@@ -436,6 +454,7 @@ class _Run:
                     self._proved_unreachable(target, "relaxed")
             budget *= 2
             conflicts *= 2
+            dtime *= 2
 
     def _cpsat(self, dtime: float):
         """CP-SAT maximises the score from the position, seeded with the best line, within

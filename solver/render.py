@@ -19,7 +19,7 @@ def describe_position(st: State) -> str:
     lines = [f"Turn {st.turn}: " + (f"game over ({st.end_reason})" if st.over else
                                      f"{g.player_name(st.current)} to act")]
     lines.append("Stacks:  " + "  ".join(f"{s.name} {st.stacks[i]}/{s.max_rank}" for i, s in enumerate(v.suits)))
-    lines.append(f"Score {st.score}/{g.perfect_score}   clues {st.clues}/{g.max_clues}   "
+    lines.append(f"Score {st.score}/{g.perfect_score}   clues {g.tokens_text(st.clues)}/{g.tokens_text(g.max_clues)}   "
                  f"strikes {st.strikes}/{g.strike_limit}")
     lines.append(f"Deck {st.deck_left} cards   pace {st.pace}   max reachable {st.still_reachable()}"
                  + (f"   turns left {st.turns_left}" if st.turns_left is not None else ""))
@@ -42,5 +42,6 @@ def describe_turn(st_before: State, action: Action) -> str:
 
 
 def status_line(st: State) -> str:
-    stacks = " ".join(f"{s.letter}{st.stacks[i]}" for i, s in enumerate(st.game.variant.suits))
-    return f"[{stacks}] score {st.score} clues {st.clues} strikes {st.strikes} deck {st.deck_left}"
+    stacks = " ".join(s.top_text(st.stacks[i]) for i, s in enumerate(st.game.variant.suits))
+    clues = st.game.tokens_text(st.clues)
+    return f"[{stacks}] score {st.score} clues {clues} strikes {st.strikes} deck {st.deck_left}"

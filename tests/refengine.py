@@ -318,7 +318,7 @@ def _check_stack_keys(variant):
     if "cards" in variant:
         if any(variant.get(k) for k in ("reversed", "upOrDown", "sudoku")):
             _check_stack_sizes(variant)
-        for suit, rank in variant["cards"]:
+        for _suit, rank in variant["cards"]:
             if rank == START_RANK and not variant.get("upOrDown"):
                 raise ValueError("a START card (rank 7) needs upOrDown")
 

@@ -91,8 +91,8 @@ def mechanics(v: so.Variant) -> set[str]:
 
 # the oracle's special rules that the engine implements: inverted suits (with every action
 # recorded as what happened, their rule is a discard legal at the maximum of tokens), Throw
-# It in a Hole, Clue Starved and Alternating Clues (Variant's flags)
-IMPLEMENTED = {"inverted", "throwItInAHole", "clueStarved", "alternatingClues"}
+# It in a Hole, Clue Starved and Alternating Clues (Variant's flags), reversed suits (Suit.reversed)
+IMPLEMENTED = {"inverted", "throwItInAHole", "clueStarved", "alternatingClues", "reversed"}
 
 
 def unimplemented(name) -> set[str]:
@@ -403,6 +403,7 @@ def differences(eng, name: str, v, *, full: bool = True, limit: int = 8) -> list
                   [tuple(r for s, r in d if s == si) for si in range(len(o.suits))])
             check("perfect_score", v.perfect_score, o.max_score)
             check("inverted suits", [s.inverted for s in v.suits], [s.inverted for s in o.suits])
+            check("reversed suits", [s.reversed for s in v.suits], [s.reversed for s in o.suits])
             rules = so.special_rules(SITE, o)
             check("rules of its own",
                   [v.clue_starved, v.throw_it_in_a_hole, v.alternating_clues],
@@ -468,6 +469,7 @@ def reference_game(name: str, players: int, cards, start: int = 0):
         "touches": lambda suit, rank, kind, value: so.touches(SITE, o, suit, rank, kind, value),
         "emptyOk": {k: so.always_legal(SITE, o, k) for k in ("color", "rank")},
         "inverted": [i for i, su in enumerate(o.suits) if su.inverted],
+        "reversed": [i for i, su in enumerate(o.suits) if su.reversed],
     }
     spec.update({rule: True for rule in so.special_rules(SITE, o) & {"clueStarved", "throwItInAHole",
                                                                       "alternatingClues"}})

@@ -42,7 +42,7 @@ def test_names_ids_and_typos():
 @pytest.mark.parametrize("name, reason", [
     ("Up or Down (5 Suits)", "Up or Down"),
     ("Sudoku (5 Suits)", "Sudoku"),
-    ("Reversed (5 Suits)", "reversed suits"),
+    ("Up or Down & Rainbow (6 Suits)", "Up or Down"),
 ])
 def test_variants_beyond_the_data_are_refused_by_name(name, reason):
     with pytest.raises(MalformedError, match="not supported yet") as ei:
@@ -149,6 +149,7 @@ def test_inverted_suits_with_deck_plays_are_refused_naming_why():
     ("Throw It in a Hole (5 Suits)", "throw_it_in_a_hole"),
     ("Clue Starved & Rainbow (6 Suits)", "clue_starved"),
     ("Alternating Clues & White (4 Suits)", "alternating_clues"),
+    ("Reversed (5 Suits)", None),
 ])
 def test_the_rules_of_their_own_are_built_from_the_name(name, flag):
     """The variants with a rule the engine plays: accepted, with that rule's flag alone."""
@@ -156,3 +157,14 @@ def test_the_rules_of_their_own_are_built_from_the_name(name, flag):
     assert refusal(name) is None
     flags = {f: getattr(v, f) for f in ("throw_it_in_a_hole", "clue_starved", "alternating_clues")}
     assert flags == {f: f == flag for f in flags}
+
+
+def test_a_reversed_suit_is_read_backwards():
+    """The server's reversed copy of a suit: one 1 and three 5s, built from 5 down to 1 (its
+    5 plays at height 1, its 1 completes it)."""
+    v = parse_variant("Reversed (5 Suits)")
+    purple = v.suits[-1]
+    assert (purple.name, purple.reversed, purple.ranks) == ("Purple Reversed", True, (1, 2, 2, 3, 3, 4, 4, 5, 5, 5))
+    assert [purple.height(r) for r in (5, 4, 3, 2, 1)] == [1, 2, 3, 4, 5]
+    assert not any(s.reversed for s in v.suits[:-1]) and v.perfect_score == 25
+    assert [purple.top_text(h) for h in (0, 1, 5)] == ["p0", "p5v", "p1v"]

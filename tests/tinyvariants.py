@@ -8,14 +8,16 @@ token, for the brute-force checks of the search and the encodings:
   a whole token);
 * Throw It in a Hole: a completed stack gives no token;
 * Alternating Clues: a clue may not have the type of the clue before it (made to bind with
-  a suit no color clue touches, "colorless", or one no rank clue touches, "rankless").
+  a suit no color clue touches, "colorless", or one no rank clue touches, "rankless");
+* reversed suits: built from the top rank down to 1.
 
 The reference engine (refengine.py) takes the variant as a dict with ``"null"`` (the last
 suits), ``"inverted"``, ``"clueStarved"``, ``"throwItInAHole"``, ``"alternatingClues"``,
-``"colorless"`` (here: the last suit) or ``"rankless"``; here the same variant is built for
+``"colorless"`` (here: the last suit), ``"rankless"`` or ``"reversed"``; here the same variant is built for
 the engine: a null suit from the site's touch rules (``noClueColors`` and ``noClueRanks``,
 no clue color of its own), a colorless one with ``noClueColors`` and no clue color, a
-rankless one with ``noClueRanks``, an inverted suit and the three rules with their flags."""
+rankless one with ``noClueRanks``, an inverted or a reversed suit and the three rules with
+their flags."""
 from __future__ import annotations
 
 import random
@@ -25,31 +27,32 @@ from solver.game.variant import TouchRules
 
 from refengine import RefGame, composition
 
-MECHANICS = ("null", "inverted", "starved", "hole", "alternating")
+MECHANICS = ("null", "inverted", "starved", "hole", "alternating", "reversed")
 _FLAGS = {"clueStarved": "clue_starved", "throwItInAHole": "throw_it_in_a_hole",
           "alternatingClues": "alternating_clues"}
 
 
 def site_like_variant(spec: dict) -> Variant:
     """The engine's variant for a reference variant dict (the keys above)."""
-    extra = ("null", "inverted", "colorless", "rankless", *_FLAGS)
+    extra = ("null", "inverted", "colorless", "rankless", "reversed", *_FLAGS)
     base = custom_variant({k: v for k, v in spec.items() if k not in extra})
     n = spec["suits"]
     nulls = set(spec.get("null", []))
     colorless = set(spec.get("colorless", []))
     rankless = set(spec.get("rankless", []))
     inverted = set(spec.get("inverted", []))
+    reversed_ = set(spec.get("reversed", []))
     no_color = nulls | colorless
     colors = tuple(s.name for i, s in enumerate(base.suits) if i not in no_color)
     suits = tuple(Suit("Null", "n", s.ranks, frozenset()) if i in nulls
                   else Suit(s.name, s.letter, s.ranks, frozenset() if i in colorless else s.touched_by,
-                            i in inverted)
+                            i in inverted, i in reversed_)
                   for i, s in enumerate(base.suits))
     touch = TouchRules(all_colors=(False,) * n, no_colors=tuple(i in no_color for i in range(n)),
                        all_ranks=(False,) * n, no_ranks=tuple(i in nulls | rankless for i in range(n)),
                        prism=(False,) * n)
     words = [w for w, on in (("a null suit", nulls), ("an inverted suit", inverted), ("a colorless suit", colorless),
-                             ("a rankless suit", rankless)) if on]
+                             ("a rankless suit", rankless), ("a reversed suit", reversed_)) if on]
     words += [k for k in _FLAGS if spec.get(k)]
     return Variant(f"{base.name} with {' and '.join(words)}", suits, colors, clue_ranks=base.clue_ranks,
                    clue_tokens=base.clue_tokens, strikes=base.strikes, hand_sizes=base.hand_sizes, touch=touch,
@@ -68,8 +71,8 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
     while True:
         suits = rng.randint(2, 3)
         ranks = [rng.randint(1, 3) for _ in range(rng.randint(1, 4))]
-        if suits * len(ranks) <= max_cards:
-            break
+        if suits * len(ranks) <= max_cards and (mechanic != "reversed" or max(ranks) >= 2):
+            break  # (a reversed suit of one rank would be no different)
     size = suits * len(ranks)
     players = rng.randint(2, min(3, size))
     hand = rng.randint(1, min(2, size // players))
@@ -91,6 +94,8 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
             spec["colorless"] = [suits - 1]
         elif x < 0.8:
             spec["rankless"] = [rng.randrange(suits)]
+    elif mechanic == "reversed":
+        spec["reversed"] = sorted(rng.sample(range(suits), rng.randint(1, suits)))
     else:
         raise ValueError(f"unknown mechanic {mechanic!r}")
     deck = composition(spec)

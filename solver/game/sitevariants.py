@@ -17,8 +17,10 @@ server builds it:
 
 The rules of their own that the engine plays (:class:`~.variant.Variant`'s flags, each
 told by the name's prefix as the server's ``variant.go`` tells it): Clue Starved, Throw It
-in a Hole, Alternating Clues. Variants with rules beyond this data are refused by name
-with the reason: Up or Down, Sudoku, reversed suits. Inverted
+in a Hole, Alternating Clues. Reversed suits (the server's copy of every
+suit, "Purple Reversed", built from 5 down to 1) are ordinary suits read backwards
+(:meth:`~.variant.Suit.height`). Variants with rules beyond this data are refused by name
+with the reason: Up or Down, Sudoku. Inverted
 (orange) suits are data here (:attr:`~.variant.Suit.inverted`): with every action recorded
 as what happened, their one rule is that a discard is legal at the maximum of tokens.
 """
@@ -160,14 +162,15 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     for key, rule in _SPECIAL_RULES:
         if _flag(flags, key) or name.startswith(rule):
             raise refuse(f"{rule} has rules of its own")
-    if any(s.endswith(REVERSED) for s in suit_names):
-        raise refuse("reversed suits (built from 5 down to 1)")
-    site_suits = [site[s] for s in suit_names]
+    # the server adds a reversed copy of every suit (suits.go): "Purple Reversed"
+    reversed_ = [s.endswith(REVERSED) for s in suit_names]
+    site_suits = [site[s[:-len(REVERSED)] if rev else s] for s, rev in zip(suit_names, reversed_)]
 
     # the deck: numCopiesOfCard
     scarce = name.startswith("Scarce Ones")
     critical = name.startswith("Critical Fours")
-    suits_ranks = [(1, 2, 3, 4, 5) if "oneOfEach" in s.flags else _copies(scarce, critical) for s in site_suits]
+    suits_ranks = [(1, 2, 3, 4, 5) if "oneOfEach" in s.flags else _copies(scarce, critical, rev)
+                   for s, rev in zip(site_suits, reversed_)]
 
     # the clue colors: the variant's own, else those of its suits not touched by every color
     if "clueColors" in flags:
@@ -205,18 +208,21 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
         synesthesia=name.startswith("Synesthesia"),
     )
     letters = _letters(site_suits)
-    suits = tuple(Suit(s.name, letters[i], suits_ranks[i],
-                       frozenset(colors.index(c) for c in s.colors if c in colors), "inverted" in s.flags)
+    suits = tuple(Suit(suit_names[i], letters[i], suits_ranks[i],
+                       frozenset(colors.index(c) for c in s.colors if c in colors), "inverted" in s.flags,
+                       reversed_[i])
                   for i, s in enumerate(site_suits))
     own = [_flag(flags, key) or name.startswith(prefix) for key, prefix in _OWN_RULES]
     return Variant(name, suits, colors, clue_ranks=clue_ranks, hanablive_id=vid, touch=touch,
                    clue_starved=own[0], throw_it_in_a_hole=own[1], alternating_clues=own[2])
 
 
-def _copies(scarce: bool, critical: bool) -> tuple[int, ...]:
-    """The ranks of an ordinary suit's cards: three 1s (two in Scarce Ones), two each of
-    2-4 (one 4 in Critical Fours), one 5."""
-    return ((1,) * (2 if scarce else 3) + (2, 2, 3, 3) + ((4,) if critical else (4, 4)) + (5,))
+def _copies(scarce: bool, critical: bool, reversed_: bool = False) -> tuple[int, ...]:
+    """The ranks of an ordinary suit's cards (numCopiesOfCard): three 1s (one in a
+    reversed suit, else two in Scarce Ones), two each of 2-4 (one 4 in Critical Fours),
+    one 5 (three in a reversed suit)."""
+    ones = 1 if reversed_ else 2 if scarce else 3
+    return ((1,) * ones + (2, 2, 3, 3) + ((4,) if critical else (4, 4)) + (5,) * (3 if reversed_ else 1))
 
 
 def _letters(suits: list[_SiteSuit]) -> list[str]:

@@ -101,7 +101,10 @@ class Game:
         self.starting_player = starting_player
         # per-card tables (cheap ints for hot loops)
         self.suit_of = tuple(c.suit for c in self.deck)
-        self.rank_of = tuple(c.rank for c in self.deck)
+        # per card the stack height it plays to: its rank, read backwards in a reversed suit
+        # (Suit.height); every stack rule here and in the solvers reads these
+        self.rank_of = tuple(v.suits[c.suit].height(c.rank) if 0 <= c.suit < v.num_suits else c.rank
+                             for c in self.deck)
         # per card: the clue colors (bit i: clue_colors[i]) and rank clues (bit r: rank r)
         # that touch it, by the variant's touch rules
         touch = v.touches
@@ -149,7 +152,7 @@ class Game:
             raise MalformedError(f"variant {v.name!r} with deck plays is not supported yet: with inverted suits "
                                  f"the last card may also be discarded from the deck")
         # orders_of[s][r]: the orders of the cards of suit s and rank r (r = 0..max rank)
-        self.orders_of = tuple(tuple(tuple(o for o, c in enumerate(self.deck) if c.suit == s and c.rank == r)
+        self.orders_of = tuple(tuple(tuple(o for o, c in enumerate(self.deck) if c.suit == s and self.rank_of[o] == r)
                                      for r in range(s_.max_rank + 1)) for s, s_ in enumerate(v.suits))
 
     def tokens_text(self, units: int) -> str:

@@ -43,19 +43,37 @@ class CustomVariantSpec(TypedDict):
 @dataclass(frozen=True)
 class Suit:
     """One suit: its name, one-letter code, the ranks of its cards, the clue colors
-    (indices into :attr:`Variant.clue_colors`) that touch it, and whether it is inverted
+    (indices into :attr:`Variant.clue_colors`) that touch it, whether it is inverted
     (hanab.live's orange suits: on the site a player's *play* of such a card discards it
-    and a *discard* plays it; the game's records, and so our actions, name what happened)."""
+    and a *discard* plays it; the game's records, and so our actions, name what happened),
+    and whether it is reversed (hanab.live's "... Reversed" suits: built from the top rank
+    down to 1)."""
 
     name: str
     letter: str
     ranks: tuple[int, ...]
     touched_by: frozenset[int]
     inverted: bool = False
+    reversed: bool = False
 
     @property
     def max_rank(self) -> int:
+        """The stack's size: the rank that completes an ordinary suit."""
         return max(self.ranks)
+
+    def height(self, rank: int) -> int:
+        """The stack height a card of ``rank`` brings the stack to when it plays: its rank,
+        or in a reversed suit its place counted from the top (the top rank is 1, ..., a 1
+        completes it). The engine's stacks, and every solver, count heights: a reversed
+        suit is an ordinary one with its ranks read backwards."""
+        return self.max_rank + 1 - rank if self.reversed else rank
+
+    def top_text(self, height: int) -> str:
+        """A stack of this suit at ``height`` as a player reads it: the rank of its top
+        card ("0" when empty; a reversed suit's with "v", built downwards: "r4v")."""
+        if not self.reversed or height == 0:
+            return f"{self.letter}{height}"
+        return f"{self.letter}{self.max_rank + 1 - height}v"
 
 
 _COLOR = 2  # hanab.live's color clue action type (cards.COLOR_CLUE; a rank clue is 3)
