@@ -91,8 +91,9 @@ def mechanics(v: so.Variant) -> set[str]:
 
 # the oracle's special rules that the engine implements: inverted suits (with every action
 # recorded as what happened, their rule is a discard legal at the maximum of tokens), Throw
-# It in a Hole, Clue Starved and Alternating Clues (Variant's flags), reversed suits (Suit.reversed)
-IMPLEMENTED = {"inverted", "throwItInAHole", "clueStarved", "alternatingClues", "reversed"}
+# It in a Hole, Clue Starved, Alternating Clues and Up or Down (Variant's flags), reversed suits
+# (Suit.reversed)
+IMPLEMENTED = {"inverted", "throwItInAHole", "clueStarved", "alternatingClues", "reversed", "upOrDown"}
 
 
 def unimplemented(name) -> set[str]:
@@ -406,8 +407,8 @@ def differences(eng, name: str, v, *, full: bool = True, limit: int = 8) -> list
             check("reversed suits", [s.reversed for s in v.suits], [s.reversed for s in o.suits])
             rules = so.special_rules(SITE, o)
             check("rules of its own",
-                  [v.clue_starved, v.throw_it_in_a_hole, v.alternating_clues],
-                  [r in rules for r in ("clueStarved", "throwItInAHole", "alternatingClues")])
+                  [v.clue_starved, v.throw_it_in_a_hole, v.alternating_clues, v.up_or_down],
+                  [r in rules for r in ("clueStarved", "throwItInAHole", "alternatingClues", "upOrDown")])
             check("clue_always_legal(color)", v.clue_always_legal(eng.COLOR), so.always_legal(SITE, o, "color"))
             check("clue_always_legal(rank)", v.clue_always_legal(eng.RANK), so.always_legal(SITE, o, "rank"))
         check("clue_colors", tuple(v.clue_colors), colors)
@@ -464,7 +465,7 @@ def reference_game(name: str, players: int, cards, start: int = 0):
     d = so.deck(SITE, o)
     spec = {
         "suits": len(o.suits), "cards": d, "handSize": SITE_HAND_SIZES[players], "clueTokens": 8, "strikes": 3,
-        "maxRanks": [max(r for si, r in d if si == s) for s in range(len(o.suits))],
+        "maxRanks": [o.stack_size] * len(o.suits),  # (the site's StackSize: an Up or Down START is rank 7)
         "colorValues": list(range(len(o.clue_colors))), "rankValues": list(o.clue_ranks),
         "touches": lambda suit, rank, kind, value: so.touches(SITE, o, suit, rank, kind, value),
         "emptyOk": {k: so.always_legal(SITE, o, k) for k in ("color", "rank")},
@@ -472,7 +473,7 @@ def reference_game(name: str, players: int, cards, start: int = 0):
         "reversed": [i for i, su in enumerate(o.suits) if su.reversed],
     }
     spec.update({rule: True for rule in so.special_rules(SITE, o) & {"clueStarved", "throwItInAHole",
-                                                                      "alternatingClues"}})
+                                                                      "alternatingClues", "upOrDown"}})
     return RefGame(spec, players, cards, starting_player=start)
 
 

@@ -40,9 +40,8 @@ def test_names_ids_and_typos():
 
 
 @pytest.mark.parametrize("name, reason", [
-    ("Up or Down (5 Suits)", "Up or Down"),
     ("Sudoku (5 Suits)", "Sudoku"),
-    ("Up or Down & Rainbow (6 Suits)", "Up or Down"),
+    ("Sudoku & Rainbow (5 Suits)", "Sudoku"),
 ])
 def test_variants_beyond_the_data_are_refused_by_name(name, reason):
     with pytest.raises(MalformedError, match="not supported yet") as ei:
@@ -150,12 +149,13 @@ def test_inverted_suits_with_deck_plays_are_refused_naming_why():
     ("Clue Starved & Rainbow (6 Suits)", "clue_starved"),
     ("Alternating Clues & White (4 Suits)", "alternating_clues"),
     ("Reversed (5 Suits)", None),
+    ("Up or Down & Rainbow (6 Suits)", "up_or_down"),
 ])
 def test_the_rules_of_their_own_are_built_from_the_name(name, flag):
     """The variants with a rule the engine plays: accepted, with that rule's flag alone."""
     v = parse_variant(name)
     assert refusal(name) is None
-    flags = {f: getattr(v, f) for f in ("throw_it_in_a_hole", "clue_starved", "alternating_clues")}
+    flags = {f: getattr(v, f) for f in ("throw_it_in_a_hole", "clue_starved", "alternating_clues", "up_or_down")}
     assert flags == {f: f == flag for f in flags}
 
 

@@ -9,7 +9,8 @@ token, for the brute-force checks of the search and the encodings:
 * Throw It in a Hole: a completed stack gives no token;
 * Alternating Clues: a clue may not have the type of the clue before it (made to bind with
   a suit no color clue touches, "colorless", or one no rank clue touches, "rankless");
-* reversed suits: built from the top rank down to 1.
+* reversed suits: built from the top rank down to 1;
+* Up or Down: a stack starts with its 1 (up), top rank (down) or START card.
 
 The reference engine (refengine.py) takes the variant as a dict with ``"null"`` (the last
 suits), ``"inverted"``, ``"clueStarved"``, ``"throwItInAHole"``, ``"alternatingClues"``,
@@ -23,19 +24,23 @@ from __future__ import annotations
 import random
 
 from solver.game import Card, Game, Rules, Suit, Variant, custom_variant
-from solver.game.variant import TouchRules
+from solver.game.variant import START_RANK, TouchRules
 
 from refengine import RefGame, composition
 
-MECHANICS = ("null", "inverted", "starved", "hole", "alternating", "reversed")
+MECHANICS = ("null", "inverted", "starved", "hole", "alternating", "reversed", "updown")
+# the mechanics the solvers play (Up or Down only the rules engine, for now)
+SOLVED = tuple(m for m in MECHANICS if m != "updown")
 _FLAGS = {"clueStarved": "clue_starved", "throwItInAHole": "throw_it_in_a_hole",
           "alternatingClues": "alternating_clues"}
 
 
 def site_like_variant(spec: dict) -> Variant:
     """The engine's variant for a reference variant dict (the keys above)."""
-    extra = ("null", "inverted", "colorless", "rankless", "reversed", *_FLAGS)
-    base = custom_variant({k: v for k, v in spec.items() if k not in extra})
+    extra = ("null", "inverted", "colorless", "rankless", "reversed", "upOrDown", *_FLAGS)
+    start = [START_RANK] if spec.get("upOrDown") else []  # (Up or Down: a START card a suit, added below)
+    base = custom_variant({k: ([r for r in v if r != START_RANK] if k == "ranks" else v)
+                           for k, v in spec.items() if k not in extra})
     n = spec["suits"]
     nulls = set(spec.get("null", []))
     colorless = set(spec.get("colorless", []))
@@ -45,7 +50,7 @@ def site_like_variant(spec: dict) -> Variant:
     no_color = nulls | colorless
     colors = tuple(s.name for i, s in enumerate(base.suits) if i not in no_color)
     suits = tuple(Suit("Null", "n", s.ranks, frozenset()) if i in nulls
-                  else Suit(s.name, s.letter, s.ranks, frozenset() if i in colorless else s.touched_by,
+                  else Suit(s.name, s.letter, s.ranks + tuple(start), frozenset() if i in colorless else s.touched_by,
                             i in inverted, i in reversed_)
                   for i, s in enumerate(base.suits))
     touch = TouchRules(all_colors=(False,) * n, no_colors=tuple(i in no_color for i in range(n)),
@@ -56,7 +61,7 @@ def site_like_variant(spec: dict) -> Variant:
     words += [k for k in _FLAGS if spec.get(k)]
     return Variant(f"{base.name} with {' and '.join(words)}", suits, colors, clue_ranks=base.clue_ranks,
                    clue_tokens=base.clue_tokens, strikes=base.strikes, hand_sizes=base.hand_sizes, touch=touch,
-                   **{field: bool(spec.get(k)) for k, field in _FLAGS.items()})
+                   up_or_down=bool(spec.get("upOrDown")), **{field: bool(spec.get(k)) for k, field in _FLAGS.items()})
 
 
 def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
@@ -94,6 +99,10 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
             spec["colorless"] = [suits - 1]
         elif x < 0.8:
             spec["rankless"] = [rng.randrange(suits)]
+    elif mechanic == "updown":  # one 1, one top rank, one START, one or two of each between
+        top = rng.choice([4, 5])
+        spec["ranks"] = [1] + [r for r in range(2, top) for _ in range(rng.randint(1, 2))] + [top, START_RANK]
+        spec["upOrDown"] = True
     elif mechanic == "reversed":
         spec["reversed"] = sorted(rng.sample(range(suits), rng.randint(1, suits)))
     else:

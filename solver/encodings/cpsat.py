@@ -43,6 +43,7 @@ from ortools.sat.python import cp_model
 from solver.errors import EncodingError, deck_text
 from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, MalformedError, State
 from solver.strategy import best_greedy_line
+from solver.support import check_solvable
 
 __all__ = ["CpsatResult", "canonical_line", "cpsat_max", "greedy_line", "model_accepts"]
 
@@ -147,6 +148,7 @@ class _Encoding:
     # =====================================================================================
     def _data(self, st: State, target: int, upper: int | None) -> None:
         g = st.game
+        check_solvable(g)
         self.state, self.game = st, g
         self.target, self.upper = target, upper
         self.n = n = g.num_players

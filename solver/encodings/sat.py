@@ -46,6 +46,7 @@ from pysat.solvers import Solver, SolverNames
 
 from ..errors import EncodingError, UnknownOptionError, deck_text
 from ..game import DISCARD, PLAY, Action, IllegalActionError, MalformedError, State
+from ..support import check_solvable
 
 __all__ = [
     "SatResult", "SatMax", "SatSession", "Encoding", "sat_reachable", "sat_max", "check_drat",
@@ -99,6 +100,7 @@ class _Data:
 
     def __init__(self, state: State):
         g = state.game
+        check_solvable(g)
         self.state = state
         self.N = g.num_players
         self.first = state.current                      # who acts first

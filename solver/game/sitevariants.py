@@ -17,12 +17,12 @@ server builds it:
 
 The rules of their own that the engine plays (:class:`~.variant.Variant`'s flags, each
 told by the name's prefix as the server's ``variant.go`` tells it): Clue Starved, Throw It
-in a Hole, Alternating Clues. Reversed suits (the server's copy of every
-suit, "Purple Reversed", built from 5 down to 1) are ordinary suits read backwards
-(:meth:`~.variant.Suit.height`). Variants with rules beyond this data are refused by name
-with the reason: Up or Down, Sudoku. Inverted
-(orange) suits are data here (:attr:`~.variant.Suit.inverted`): with every action recorded
-as what happened, their one rule is that a discard is legal at the maximum of tokens.
+in a Hole, Alternating Clues, Up or Down (one 1, one 5 and a START card a suit). Reversed
+suits (the server's copy of every suit, "Purple Reversed", built from 5 down to 1) are
+ordinary suits read backwards (:meth:`~.variant.Suit.height`). Variants with rules beyond
+this data are refused by name with the reason: Sudoku. Inverted (orange) suits are data
+here (:attr:`~.variant.Suit.inverted`): with every action recorded as what happened, their
+one rule is that a discard is legal at the maximum of tokens.
 """
 from __future__ import annotations
 
@@ -31,17 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import MalformedError
-from .variant import Suit, TouchRules, Variant
+from .variant import START_RANK, Suit, TouchRules, Variant
 
 TABLE = "hanablive_variants.tsv"
 REVERSED = " Reversed"
 # the rules beyond data: the table's flag, and the name prefix the server tells them by
 # (its predicates in server/src/variant.go)
-_SPECIAL_RULES = (("upOrDown", "Up or Down"), ("sudoku", "Sudoku"))
+_SPECIAL_RULES = (("sudoku", "Sudoku"),)
 # the rules of their own the engine plays (Variant's clue_starved, throw_it_in_a_hole,
 # alternating_clues): the table's flag and the name prefix
 _OWN_RULES = (("clueStarved", "Clue Starved"), ("throwItInAHole", "Throw It in a Hole"),
-              ("alternatingClues", "Alternating Clues"))
+              ("alternatingClues", "Alternating Clues"), ("upOrDown", "Up or Down"))
 
 
 @dataclass(frozen=True)
@@ -169,8 +169,11 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     # the deck: numCopiesOfCard
     scarce = name.startswith("Scarce Ones")
     critical = name.startswith("Critical Fours")
-    suits_ranks = [(1, 2, 3, 4, 5) if "oneOfEach" in s.flags else _copies(scarce, critical, rev)
+    up_or_down = _flag(flags, "upOrDown") or name.startswith("Up or Down")
+    suits_ranks = [(1, 2, 3, 4, 5) if "oneOfEach" in s.flags else _copies(scarce, critical, rev, up_or_down)
                    for s, rev in zip(site_suits, reversed_)]
+    if up_or_down:  # and one START card a suit
+        suits_ranks = [r + (START_RANK,) for r in suits_ranks]
 
     # the clue colors: the variant's own, else those of its suits not touched by every color
     if "clueColors" in flags:
@@ -214,14 +217,14 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
                   for i, s in enumerate(site_suits))
     own = [_flag(flags, key) or name.startswith(prefix) for key, prefix in _OWN_RULES]
     return Variant(name, suits, colors, clue_ranks=clue_ranks, hanablive_id=vid, touch=touch,
-                   clue_starved=own[0], throw_it_in_a_hole=own[1], alternating_clues=own[2])
+                   clue_starved=own[0], throw_it_in_a_hole=own[1], alternating_clues=own[2], up_or_down=own[3])
 
 
-def _copies(scarce: bool, critical: bool, reversed_: bool = False) -> tuple[int, ...]:
+def _copies(scarce: bool, critical: bool, reversed_: bool = False, up_or_down: bool = False) -> tuple[int, ...]:
     """The ranks of an ordinary suit's cards (numCopiesOfCard): three 1s (one in a
-    reversed suit, else two in Scarce Ones), two each of 2-4 (one 4 in Critical Fours),
-    one 5 (three in a reversed suit)."""
-    ones = 1 if reversed_ else 2 if scarce else 3
+    reversed suit or in Up or Down, else two in Scarce Ones), two each of 2-4 (one 4 in
+    Critical Fours), one 5 (three in a reversed suit)."""
+    ones = 1 if reversed_ or up_or_down else 2 if scarce else 3
     return ((1,) * ones + (2, 2, 3, 3) + ((4,) if critical else (4, 4)) + (5,) * (3 if reversed_ else 1))
 
 

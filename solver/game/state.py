@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from . import updown
 from .cards import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card
 from .errors import IllegalActionError, MalformedError
 from .variant import Rules, Variant
@@ -33,14 +34,15 @@ END_WORDS = {
 }
 
 # State.key(): current, hands, next_draw, stacks, clues, strikes, discards, turns_left, over,
-# last_clue
+# last_clue, directions
 StateKey = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int, int, tuple[int, ...], int | None, bool,
-                 int]
+                 int, tuple[int, ...]]
 # an entry of State._undo: (current, clues, strikes, turns_left, over, end_reason, last_clue) before the
 # action, then the action kind, the card order, its index in the hand (order and index -1 for
-# a clue; index -2 for a deck play), whether a card was drawn, and the suit played onto (-1: none)
+# a clue; index -2 for a deck play), whether a card was drawn, the suit played onto (-1: none)
+# and that stack's direction before (Up or Down)
 _Saved = tuple[int, int, int, int | None, bool, str | None, int]
-_UndoEntry = tuple[_Saved, int, int, int, bool, int]
+_UndoEntry = tuple[_Saved, int, int, int, bool, int, int]
 
 
 def _few(items: Iterable[str], limit: int = 8) -> str:
@@ -124,6 +126,8 @@ class Game:
         # clue is legal: null suits and the like); all_touchable: every card can be clued
         self.touchable = tuple(bool(cm or rm) for cm, rm in zip(self.color_mask, self.rank_mask))
         self.all_touchable = all(self.touchable)
+        # Up or Down: a stack's direction is decided by its first cards (solver.game.updown)
+        self.up_or_down = v.up_or_down
         # Alternating Clues: a clue may not have the type of the clue before it. The rule
         # only binds where a clue of one type can be legal while none of the other is: when
         # some card is touched by one type's clues only, or one type may touch nothing and
@@ -176,7 +180,7 @@ class State:
 
     __slots__ = (
         "game", "current", "hands", "next_draw", "stacks", "clues", "strikes",
-        "discards", "turns_left", "over", "end_reason", "turn", "history", "_undo", "last_clue",
+        "discards", "turns_left", "over", "end_reason", "turn", "history", "_undo", "last_clue", "directions",
     )
 
     def __init__(self, game: Game):
@@ -199,6 +203,9 @@ class State:
         # Alternating Clues: the type of the last clue given (COLOR_CLUE or RANK_CLUE), -1
         # before the first; always -1 in other variants
         self.last_clue = -1
+        # Up or Down: each stack's direction (updown.UNDECIDED, UP, DOWN); stacks count the
+        # cards played. Always UNDECIDED in other variants
+        self.directions = [updown.UNDECIDED] * game.variant.num_suits
 
     # ---- facts about the position ----------------------------------------
     @property
@@ -228,6 +235,9 @@ class State:
                 live.add(g.suit_of[o] * 8 + g.rank_of[o])
         for o in range(self.next_draw, len(g.deck)):
             live.add(g.suit_of[o] * 8 + g.rank_of[o])
+        if g.up_or_down:
+            return tuple(updown.reach(top, self.directions[s], g.max_rank[s], {x - s * 8 for x in live if x // 8 == s})
+                         for s, top in enumerate(self.stacks))
         out = []
         for s, top in enumerate(self.stacks):
             r, m = top, g.max_rank[s]
@@ -252,16 +262,28 @@ class State:
     def is_playable(self, order: int) -> bool:
         """Card ``order`` would extend its suit's stack now."""
         g = self.game
-        return g.rank_of[order] == self.stacks[g.suit_of[order]] + 1
+        s = g.suit_of[order]
+        if g.up_or_down:
+            return updown.fits(g.rank_of[order], self.stacks[s], self.directions[s], g.max_rank[s]) >= 0
+        return g.rank_of[order] == self.stacks[s] + 1
 
     def is_trash(self, order: int, reach: Sequence[int] | None = None) -> bool:
         """Card ``order`` can never score: its rank is on its stack already, or a lower rank
         of its suit has no copy left (``reach``: :meth:`reach`, when the caller has it)."""
         g = self.game
         s, r = g.suit_of[order], g.rank_of[order]
+        if g.up_or_down:  # (the stack's direction decides which ranks are still to come)
+            live = {g.rank_of[o] for o in self._left() if g.suit_of[o] == s}
+            return not updown.useful(r, self.stacks[s], self.directions[s], g.max_rank[s], live)
         if r <= self.stacks[s]:
             return True
         return r > (self.reach() if reach is None else reach)[s]
+
+    def _left(self) -> Iterator[int]:
+        """The cards in a hand or the draw pile."""
+        for h in self.hands:
+            yield from h
+        yield from range(self.next_draw, len(self.game.deck))
 
     def is_critical(self, order: int, left: Counter[Card] | None = None) -> bool:
         """Card ``order`` can still score and is the last copy of its card in play (in a
@@ -447,6 +469,7 @@ class State:
         drew = False
         idx = -1
         played_ok = -1
+        old_dir = -1
         if k == PLAY or k == DISCARD:
             o = action.target
             if o == self.next_draw and o not in hand:  # deck play
@@ -457,7 +480,11 @@ class State:
                 del hand[idx]
             if k == PLAY:
                 s = g.suit_of[o]
-                if g.rank_of[o] == self.stacks[s] + 1:
+                new_dir = (updown.fits(g.rank_of[o], self.stacks[s], self.directions[s], g.max_rank[s])
+                           if g.up_or_down else -1)
+                if new_dir >= 0 or (not g.up_or_down and g.rank_of[o] == self.stacks[s] + 1):
+                    if g.up_or_down:
+                        old_dir, self.directions[s] = self.directions[s], new_dir
                     self.stacks[s] += 1
                     played_ok = s
                     if self.stacks[s] == g.max_rank[s] and self.clues < g.max_clues and g.stack_token:
@@ -478,7 +505,7 @@ class State:
             self.clues -= g.clue_cost
             if g.alternating:
                 self.last_clue = k
-        self._undo.append((undo, k, o, idx, drew, played_ok))
+        self._undo.append((undo, k, o, idx, drew, played_ok, old_dir))
         self.history.append(action)
         # end of turn
         if self.strikes >= g.strike_limit:
@@ -508,6 +535,8 @@ class State:
         its copies discarded (a played copy would have raised the stack). Cheap: it stops
         at the first suit whose next card still has a copy."""
         g = self.game
+        if g.up_or_down:
+            return sum(self.stacks) == self.max_reachable()
         discards = self.discards
         for s, h in enumerate(self.stacks):
             if h < g.max_rank[s] and any(o not in discards for o in g.orders_of[s][h + 1]):
@@ -522,7 +551,7 @@ class State:
         stacks, suit_of, rank_of = self.stacks, g.suit_of, g.rank_of
         for i in range(self.turns_left or 0):
             for o in self.hands[(self.current + i) % n]:
-                if rank_of[o] == stacks[suit_of[o]] + 1:
+                if rank_of[o] == stacks[suit_of[o]] + 1 if not g.up_or_down else self.is_playable(o):
                     return True
         return False
 
@@ -530,7 +559,7 @@ class State:
         """Unmake the last pushed action and return it."""
         if not self._undo:
             raise IllegalActionError("pop: no action to undo")
-        undo, k, o, idx, drew, played_ok = self._undo.pop()
+        undo, k, o, idx, drew, played_ok, old_dir = self._undo.pop()
         me = undo[0]
         (self.current, self.clues, self.strikes, self.turns_left, self.over, self.end_reason,
          self.last_clue) = undo
@@ -542,6 +571,8 @@ class State:
                 self.next_draw -= 1
             if played_ok >= 0:
                 self.stacks[played_ok] -= 1
+                if old_dir >= 0:
+                    self.directions[played_ok] = old_dir
             else:
                 self.discards.pop()
             if idx == -2:
@@ -560,6 +591,7 @@ class State:
         s.discards = list(self.discards)
         s.turns_left, s.over, s.end_reason, s.turn = self.turns_left, self.over, self.end_reason, self.turn
         s.last_clue = self.last_clue
+        s.directions = list(self.directions)
         s.history = list(self.history)
         s._undo = list(self._undo)
         return s
@@ -581,6 +613,9 @@ class State:
         }
         if self.game.alternating:
             out["last_clue"] = {COLOR_CLUE: "color", RANK_CLUE: "rank"}.get(self.last_clue)
+        if self.game.up_or_down:
+            out["directions"] = ["finished" if h == m else updown.DIRECTION_NAMES[d]
+                                 for h, m, d in zip(self.stacks, self.game.max_rank, self.directions)]
         return out
 
     def key(self) -> StateKey:
@@ -589,6 +624,7 @@ class State:
         return (
             self.current, tuple(map(tuple, self.hands)), self.next_draw, tuple(self.stacks),
             self.clues, self.strikes, tuple(self.discards), self.turns_left, self.over, self.last_clue,
+            tuple(self.directions),
         )
 
     def __eq__(self, other: object) -> bool:

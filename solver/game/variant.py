@@ -13,6 +13,8 @@ from typing import Any, TypedDict
 from .errors import MalformedError
 
 STANDARD_RANKS = (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)
+# the rank of Up or Down's START card, as on hanab.live (its StartCardRank)
+START_RANK = 7
 ONE_OF_EACH = (1, 2, 3, 4, 5)
 
 # name, letter, clue color (None: not a clue color itself)
@@ -58,8 +60,9 @@ class Suit:
 
     @property
     def max_rank(self) -> int:
-        """The stack's size: the rank that completes an ordinary suit."""
-        return max(self.ranks)
+        """The stack's size: the rank that completes an ordinary suit (an Up or Down START
+        card aside)."""
+        return max(r for r in self.ranks if r != START_RANK)
 
     def height(self, rank: int) -> int:
         """The stack height a card of ``rank`` brings the stack to when it plays: its rank,
@@ -120,7 +123,9 @@ class Variant:
       token, a clue costs a whole one (the engine counts half tokens, as the server does);
     - ``throw_it_in_a_hole`` ("Throw It in a Hole"): completing a stack gives no token;
     - ``alternating_clues`` ("Alternating Clues"): a clue may not be of the same type
-      (color or rank) as the clue given before it.
+      (color or rank) as the clue given before it;
+    - ``up_or_down`` ("Up or Down"): each stack is started by its 1 (then goes up), its 5
+      (then down) or its START card (rank ``START_RANK``; then a 2 goes up, a 4 down).
     """
 
     name: str
@@ -136,6 +141,7 @@ class Variant:
     clue_starved: bool = False
     throw_it_in_a_hole: bool = False
     alternating_clues: bool = False
+    up_or_down: bool = False
 
     # ---- derived facts -------------------------------------------------
     @property
@@ -192,8 +198,8 @@ class Variant:
                     return True
                 if t.special_no_colors:
                     return False
-            if t.prism[suit]:
-                return bool(n) and value == (rank - 1) % n
+            if t.prism[suit]:  # (a START card counts as rank 0: the last color)
+                return bool(n) and value == (n - 1 if rank == START_RANK else (rank - 1) % n)
             return value in self.suits[suit].touched_by
         if t.rank_touches_nothing:
             return False

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..game import Game, State
+from ..support import check_solvable
 
 # abstract move kinds; a failed PLAY is a misplay
 PLAY: Final = 0
@@ -93,6 +94,7 @@ class Position:
 
     def __init__(self, state: State) -> None:
         g: Game = state.game
+        check_solvable(g)
         self.game = g
         self.n = g.num_players
         self.suit = g.suit_of

@@ -1,0 +1,22 @@
+"""Which games the solvers can solve: one check for the search, both encodings and every
+entry point that builds on them (the rules engine plays every variant it accepts; a
+solver refuses the few whose rules it does not model yet, with the reason)."""
+from __future__ import annotations
+
+from .errors import MalformedError
+from .game import Game
+
+
+def unsolvable_reason(game: Game) -> str | None:
+    """Why the solvers cannot solve ``game`` yet, or None."""
+    if game.up_or_down:
+        return (f"the solvers do not play Up or Down yet ({game.variant.name!r}: a stack's direction is decided "
+                f"by its first cards); the rules engine plays it (deal, show, replay, the site's JSON)")
+    return None
+
+
+def check_solvable(game: Game) -> None:
+    """Raise :class:`MalformedError` saying why the solvers cannot solve ``game`` yet."""
+    why = unsolvable_reason(game)
+    if why is not None:
+        raise MalformedError(why)
