@@ -9,9 +9,11 @@ from .game import Game
 
 def unsolvable_reason(game: Game) -> str | None:
     """Why the solvers cannot solve ``game`` yet, or None."""
-    if game.up_or_down:
-        return (f"the solvers do not play Up or Down yet ({game.variant.name!r}: a stack's direction is decided "
-                f"by its first cards); the rules engine plays it (deal, show, replay, the site's JSON)")
+    if game.up_or_down or game.sudoku:
+        rule, why = (("Up or Down", "a stack's direction is decided by its first cards") if game.up_or_down else
+                     ("Sudoku", "a stack starts at any rank no other stack started at"))
+        return (f"the solvers do not play {rule} yet ({game.variant.name!r}: {why}); the rules engine plays it "
+                f"(deal, show, replay, the site's JSON)")
     return None
 
 

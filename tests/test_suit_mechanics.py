@@ -260,8 +260,35 @@ def test_up_or_down_stacks_take_a_direction():
     assert {(0, 1), (0, 7), (0, "down"), (1, 2), (1, "down")} <= seen, seen
 
 
-def test_the_solvers_refuse_up_or_down_saying_why():
-    st, _ = random_tiny_game(random.Random(1), "updown")
+@pytest.mark.parametrize("mechanic, rule", [("updown", "Up or Down"), ("sudoku", "Sudoku")])
+def test_the_solvers_refuse_the_rules_they_do_not_play_saying_why(mechanic, rule):
+    st, _ = random_tiny_game(random.Random(1), mechanic)
     for run in (lambda: solve(st), lambda: sat_max(st), lambda: cpsat_max(st)):
-        with pytest.raises(MalformedError, match="do not play Up or Down yet"):
+        with pytest.raises(MalformedError, match=f"do not play {rule} yet"):
             run()
+
+
+def test_sudoku_stacks_start_anywhere_once_and_wrap():
+    """Sudoku (the rules engine): an empty stack takes any rank no other stack started at;
+    a started one takes the next rank, wrapping from N to 1; after N cards it is complete."""
+    seen = {"start": 0, "taken": 0, "wrap": 0}
+    for st, legal in walk("sudoku", 150):
+        g = st.game
+        n = g.max_rank[0]
+        for a in legal:
+            if a.is_clue or a.kind == DISCARD:
+                continue
+            s, r = g.suit_of[a.target], g.deck[a.target].rank
+            h, b = st.stacks[s], st.starts[s]
+            others = {x for i, x in enumerate(st.starts) if i != s and x}
+            if h == 0:
+                assert st.is_playable(a.target) == (r not in others)
+                seen["start" if r not in others else "taken"] += 1
+            elif h < n:
+                want = (b - 1 + h) % n + 1
+                assert st.is_playable(a.target) == (r == want)
+                if r == want and want < b:
+                    seen["wrap"] += 1
+            else:
+                assert not st.is_playable(a.target)
+    assert min(seen.values()) >= 5, seen

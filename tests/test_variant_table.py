@@ -39,14 +39,10 @@ def test_names_ids_and_typos():
     assert g.variant.name == "Muddy-Rainbow-Ones & Omni (5 Suits)" and g.variant.clue_ranks == (2, 3, 4, 5)
 
 
-@pytest.mark.parametrize("name, reason", [
-    ("Sudoku (5 Suits)", "Sudoku"),
-    ("Sudoku & Rainbow (5 Suits)", "Sudoku"),
-])
-def test_variants_beyond_the_data_are_refused_by_name(name, reason):
-    with pytest.raises(MalformedError, match="not supported yet") as ei:
-        parse_variant(name)
-    assert reason in str(ei.value) and refusal(name) == str(ei.value)
+def test_every_site_variant_is_built():
+    """The engine plays every rule of the site: all 2,426 names give a variant."""
+    assert [n for n in site_names() if refusal(n) is not None] == []
+    assert len(site_names()) == 2426
 
 
 @pytest.mark.parametrize("name", [n for n in BUILTIN if BUILTIN[n].hanablive_id is not None])
@@ -150,12 +146,14 @@ def test_inverted_suits_with_deck_plays_are_refused_naming_why():
     ("Alternating Clues & White (4 Suits)", "alternating_clues"),
     ("Reversed (5 Suits)", None),
     ("Up or Down & Rainbow (6 Suits)", "up_or_down"),
+    ("Sudoku & Rainbow (4 Suits)", "sudoku"),
 ])
 def test_the_rules_of_their_own_are_built_from_the_name(name, flag):
     """The variants with a rule the engine plays: accepted, with that rule's flag alone."""
     v = parse_variant(name)
     assert refusal(name) is None
-    flags = {f: getattr(v, f) for f in ("throw_it_in_a_hole", "clue_starved", "alternating_clues", "up_or_down")}
+    flags = {f: getattr(v, f) for f in ("throw_it_in_a_hole", "clue_starved", "alternating_clues", "up_or_down",
+                                         "sudoku")}
     assert flags == {f: f == flag for f in flags}
 
 
@@ -168,3 +166,14 @@ def test_a_reversed_suit_is_read_backwards():
     assert [purple.height(r) for r in (5, 4, 3, 2, 1)] == [1, 2, 3, 4, 5]
     assert not any(s.reversed for s in v.suits[:-1]) and v.perfect_score == 25
     assert [purple.top_text(h) for h in (0, 1, 5)] == ["p0", "p5v", "p1v"]
+
+
+def test_the_rules_decks():
+    """Up or Down: one 1, one 5 and a START card (rank 7) a suit; Sudoku: two of each rank
+    1..N (N = 4 with 4 suits), one of each in a one-of-each suit."""
+    uod = parse_variant("Up or Down (5 Suits)")
+    assert uod.suits[0].ranks == (1, 2, 2, 3, 3, 4, 4, 5, 7) and uod.perfect_score == 25
+    s4 = parse_variant("Sudoku (4 Suits)")
+    assert [s.ranks for s in s4.suits] == [(1, 1, 2, 2, 3, 3, 4, 4)] * 4 and s4.perfect_score == 16
+    black = parse_variant("Sudoku & Black (5 Suits)")
+    assert black.suits[-1].ranks == (1, 2, 3, 4, 5) and black.suits[0].ranks == (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)

@@ -10,7 +10,8 @@ token, for the brute-force checks of the search and the encodings:
 * Alternating Clues: a clue may not have the type of the clue before it (made to bind with
   a suit no color clue touches, "colorless", or one no rank clue touches, "rankless");
 * reversed suits: built from the top rank down to 1;
-* Up or Down: a stack starts with its 1 (up), top rank (down) or START card.
+* Up or Down: a stack starts with its 1 (up), top rank (down) or START card;
+* Sudoku: a stack starts at any rank no other stack started at and wraps around.
 
 The reference engine (refengine.py) takes the variant as a dict with ``"null"`` (the last
 suits), ``"inverted"``, ``"clueStarved"``, ``"throwItInAHole"``, ``"alternatingClues"``,
@@ -28,16 +29,16 @@ from solver.game.variant import START_RANK, TouchRules
 
 from refengine import RefGame, composition
 
-MECHANICS = ("null", "inverted", "starved", "hole", "alternating", "reversed", "updown")
-# the mechanics the solvers play (Up or Down only the rules engine, for now)
-SOLVED = tuple(m for m in MECHANICS if m != "updown")
+MECHANICS = ("null", "inverted", "starved", "hole", "alternating", "reversed", "updown", "sudoku")
+# the mechanics the solvers play (Up or Down and Sudoku only the rules engine, for now)
+SOLVED = tuple(m for m in MECHANICS if m not in ("updown", "sudoku"))
 _FLAGS = {"clueStarved": "clue_starved", "throwItInAHole": "throw_it_in_a_hole",
           "alternatingClues": "alternating_clues"}
 
 
 def site_like_variant(spec: dict) -> Variant:
     """The engine's variant for a reference variant dict (the keys above)."""
-    extra = ("null", "inverted", "colorless", "rankless", "reversed", "upOrDown", *_FLAGS)
+    extra = ("null", "inverted", "colorless", "rankless", "reversed", "upOrDown", "sudoku", *_FLAGS)
     start = [START_RANK] if spec.get("upOrDown") else []  # (Up or Down: a START card a suit, added below)
     base = custom_variant({k: ([r for r in v if r != START_RANK] if k == "ranks" else v)
                            for k, v in spec.items() if k not in extra})
@@ -61,7 +62,8 @@ def site_like_variant(spec: dict) -> Variant:
     words += [k for k in _FLAGS if spec.get(k)]
     return Variant(f"{base.name} with {' and '.join(words)}", suits, colors, clue_ranks=base.clue_ranks,
                    clue_tokens=base.clue_tokens, strikes=base.strikes, hand_sizes=base.hand_sizes, touch=touch,
-                   up_or_down=bool(spec.get("upOrDown")), **{field: bool(spec.get(k)) for k, field in _FLAGS.items()})
+                   up_or_down=bool(spec.get("upOrDown")), sudoku=bool(spec.get("sudoku")),
+                   **{field: bool(spec.get(k)) for k, field in _FLAGS.items()})
 
 
 def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
@@ -103,6 +105,10 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
         top = rng.choice([4, 5])
         spec["ranks"] = [1] + [r for r in range(2, top) for _ in range(rng.randint(1, 2))] + [top, START_RANK]
         spec["upOrDown"] = True
+    elif mechanic == "sudoku":  # ranks 1..N, two of each, at most N suits
+        n = rng.randint(max(2, suits), 4)
+        spec["ranks"] = [r for r in range(1, n + 1) for _ in range(2)]
+        spec["sudoku"] = True
     elif mechanic == "reversed":
         spec["reversed"] = sorted(rng.sample(range(suits), rng.randint(1, suits)))
     else:

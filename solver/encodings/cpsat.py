@@ -1255,6 +1255,7 @@ def cpsat_max(
     On a timeout the best line known (possibly the seed line) is returned as 'feasible'
     with the best proven bound.
     """
+    check_solvable(state.game)
     t_start = time.perf_counter()
     deadline = None if timeout is None else t_start + timeout
     seeds = {"hint_score": None, "greedy_score": None, "seed_score": None}

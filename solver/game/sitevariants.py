@@ -17,10 +17,10 @@ server builds it:
 
 The rules of their own that the engine plays (:class:`~.variant.Variant`'s flags, each
 told by the name's prefix as the server's ``variant.go`` tells it): Clue Starved, Throw It
-in a Hole, Alternating Clues, Up or Down (one 1, one 5 and a START card a suit). Reversed
-suits (the server's copy of every suit, "Purple Reversed", built from 5 down to 1) are
-ordinary suits read backwards (:meth:`~.variant.Suit.height`). Variants with rules beyond
-this data are refused by name with the reason: Sudoku. Inverted (orange) suits are data
+in a Hole, Alternating Clues, Up or Down (one 1, one 5 and a START card a suit), Sudoku
+(ranks 1..N, two of each). Reversed suits (the server's copy of every suit, "Purple
+Reversed", built from 5 down to 1) are ordinary suits read backwards
+(:meth:`~.variant.Suit.height`). So every site variant is built. Inverted (orange) suits are data
 here (:attr:`~.variant.Suit.inverted`): with every action recorded as what happened, their
 one rule is that a discard is legal at the maximum of tokens.
 """
@@ -37,11 +37,10 @@ TABLE = "hanablive_variants.tsv"
 REVERSED = " Reversed"
 # the rules beyond data: the table's flag, and the name prefix the server tells them by
 # (its predicates in server/src/variant.go)
-_SPECIAL_RULES = (("sudoku", "Sudoku"),)
 # the rules of their own the engine plays (Variant's clue_starved, throw_it_in_a_hole,
 # alternating_clues): the table's flag and the name prefix
 _OWN_RULES = (("clueStarved", "Clue Starved"), ("throwItInAHole", "Throw It in a Hole"),
-              ("alternatingClues", "Alternating Clues"), ("upOrDown", "Up or Down"))
+              ("alternatingClues", "Alternating Clues"), ("upOrDown", "Up or Down"), ("sudoku", "Sudoku"))
 
 
 @dataclass(frozen=True)
@@ -156,12 +155,6 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     flags = dict(flag_items)
     site = _suits()
 
-    def refuse(rule: str) -> MalformedError:
-        return MalformedError(f"variant {name!r} (id {vid}) is not supported yet: {rule}")
-
-    for key, rule in _SPECIAL_RULES:
-        if _flag(flags, key) or name.startswith(rule):
-            raise refuse(f"{rule} has rules of its own")
     # the server adds a reversed copy of every suit (suits.go): "Purple Reversed"
     reversed_ = [s.endswith(REVERSED) for s in suit_names]
     site_suits = [site[s[:-len(REVERSED)] if rev else s] for s, rev in zip(suit_names, reversed_)]
@@ -170,8 +163,13 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
     scarce = name.startswith("Scarce Ones")
     critical = name.startswith("Critical Fours")
     up_or_down = _flag(flags, "upOrDown") or name.startswith("Up or Down")
-    suits_ranks = [(1, 2, 3, 4, 5) if "oneOfEach" in s.flags else _copies(scarce, critical, rev, up_or_down)
-                   for s, rev in zip(site_suits, reversed_)]
+    size = int(flags.get("stackSize", "5") or 5)  # (Sudoku: ranks 1..N, two of each)
+    if _flag(flags, "sudoku") or name.startswith("Sudoku"):
+        suits_ranks = [tuple(r for r in range(1, size + 1) for _ in range(1 if "oneOfEach" in s.flags else 2))
+                       for s in site_suits]
+    else:
+        suits_ranks = [tuple(range(1, size + 1)) if "oneOfEach" in s.flags
+                       else _copies(scarce, critical, rev, up_or_down) for s, rev in zip(site_suits, reversed_)]
     if up_or_down:  # and one START card a suit
         suits_ranks = [r + (START_RANK,) for r in suits_ranks]
 
@@ -217,7 +215,8 @@ def _build_cached(vid: int, name: str, suit_names: tuple[str, ...], flag_items: 
                   for i, s in enumerate(site_suits))
     own = [_flag(flags, key) or name.startswith(prefix) for key, prefix in _OWN_RULES]
     return Variant(name, suits, colors, clue_ranks=clue_ranks, hanablive_id=vid, touch=touch,
-                   clue_starved=own[0], throw_it_in_a_hole=own[1], alternating_clues=own[2], up_or_down=own[3])
+                   clue_starved=own[0], throw_it_in_a_hole=own[1], alternating_clues=own[2], up_or_down=own[3],
+                   sudoku=own[4])
 
 
 def _copies(scarce: bool, critical: bool, reversed_: bool = False, up_or_down: bool = False) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from . import updown
+from . import sudoku, updown
 from .cards import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card
 from .errors import IllegalActionError, MalformedError
 from .variant import Rules, Variant
@@ -34,14 +34,14 @@ END_WORDS = {
 }
 
 # State.key(): current, hands, next_draw, stacks, clues, strikes, discards, turns_left, over,
-# last_clue, directions
+# last_clue, directions, starts, site_max
 StateKey = tuple[int, tuple[tuple[int, ...], ...], int, tuple[int, ...], int, int, tuple[int, ...], int | None, bool,
-                 int, tuple[int, ...]]
-# an entry of State._undo: (current, clues, strikes, turns_left, over, end_reason, last_clue) before the
-# action, then the action kind, the card order, its index in the hand (order and index -1 for
-# a clue; index -2 for a deck play), whether a card was drawn, the suit played onto (-1: none)
-# and that stack's direction before (Up or Down)
-_Saved = tuple[int, int, int, int | None, bool, str | None, int]
+                 int, tuple[int, ...], tuple[int, ...], int]
+# an entry of State._undo: (current, clues, strikes, turns_left, over, end_reason, last_clue,
+# site_max) before the action, then the action kind, the card order, its index in the hand
+# (order and index -1 for a clue; index -2 for a deck play), whether a card was drawn, the suit
+# played onto (-1: none) and that stack's direction (Up or Down) or start (Sudoku) before
+_Saved = tuple[int, int, int, int | None, bool, str | None, int, int]
 _UndoEntry = tuple[_Saved, int, int, int, bool, int, int]
 
 
@@ -126,8 +126,10 @@ class Game:
         # clue is legal: null suits and the like); all_touchable: every card can be clued
         self.touchable = tuple(bool(cm or rm) for cm, rm in zip(self.color_mask, self.rank_mask))
         self.all_touchable = all(self.touchable)
-        # Up or Down: a stack's direction is decided by its first cards (solver.game.updown)
+        # Up or Down: a stack's direction is decided by its first cards (solver.game.updown);
+        # Sudoku: a stack starts at any rank no other stack started at (solver.game.sudoku)
         self.up_or_down = v.up_or_down
+        self.sudoku = v.sudoku
         # Alternating Clues: a clue may not have the type of the clue before it. The rule
         # only binds where a clue of one type can be legal while none of the other is: when
         # some card is touched by one type's clues only, or one type may touch nothing and
@@ -181,6 +183,7 @@ class State:
     __slots__ = (
         "game", "current", "hands", "next_draw", "stacks", "clues", "strikes",
         "discards", "turns_left", "over", "end_reason", "turn", "history", "_undo", "last_clue", "directions",
+        "starts", "site_max",
     )
 
     def __init__(self, game: Game):
@@ -206,6 +209,10 @@ class State:
         # Up or Down: each stack's direction (updown.UNDECIDED, UP, DOWN); stacks count the
         # cards played. Always UNDECIDED in other variants
         self.directions = [updown.UNDECIDED] * game.variant.num_suits
+        # Sudoku: each stack's first rank (0 before it starts), and hanab.live's maximum score
+        # as its server keeps it (the lowest its function has given: sudoku.site_max_score)
+        self.starts = [0] * game.variant.num_suits
+        self.site_max = game.perfect_score
 
     # ---- facts about the position ----------------------------------------
     @property
@@ -238,6 +245,8 @@ class State:
         if g.up_or_down:
             return tuple(updown.reach(top, self.directions[s], g.max_rank[s], {x - s * 8 for x in live if x // 8 == s})
                          for s, top in enumerate(self.stacks))
+        if g.sudoku:
+            return sudoku.reach(self.stacks, self.starts, g.max_rank[0], self._live_ranks())
         out = []
         for s, top in enumerate(self.stacks):
             r, m = top, g.max_rank[s]
@@ -265,7 +274,24 @@ class State:
         s = g.suit_of[order]
         if g.up_or_down:
             return updown.fits(g.rank_of[order], self.stacks[s], self.directions[s], g.max_rank[s]) >= 0
+        if g.sudoku:
+            return self._sudoku_fits(order) >= 0
         return g.rank_of[order] == self.stacks[s] + 1
+
+    def _sudoku_fits(self, order: int) -> int:
+        """Sudoku: the stack's start once card ``order`` plays, or -1 (sudoku.fits)."""
+        g = self.game
+        s = g.suit_of[order]
+        others = [b for i, b in enumerate(self.starts) if i != s and b]
+        return sudoku.fits(g.rank_of[order], self.stacks[s], self.starts[s], others, g.max_rank[s])
+
+    def _live_ranks(self) -> list[set[int]]:
+        """Per suit, the ranks with a copy in a hand or the draw pile."""
+        g = self.game
+        out: list[set[int]] = [set() for _ in g.variant.suits]
+        for o in self._left():
+            out[g.suit_of[o]].add(g.rank_of[o])
+        return out
 
     def is_trash(self, order: int, reach: Sequence[int] | None = None) -> bool:
         """Card ``order`` can never score: its rank is on its stack already, or a lower rank
@@ -275,6 +301,9 @@ class State:
         if g.up_or_down:  # (the stack's direction decides which ranks are still to come)
             live = {g.rank_of[o] for o in self._left() if g.suit_of[o] == s}
             return not updown.useful(r, self.stacks[s], self.directions[s], g.max_rank[s], live)
+        if g.sudoku:
+            others = [b for i, b in enumerate(self.starts) if i != s and b]
+            return not sudoku.useful(r, self.stacks[s], self.starts[s], others, g.max_rank[s], self._live_ranks()[s])
         if r <= self.stacks[s]:
             return True
         return r > (self.reach() if reach is None else reach)[s]
@@ -464,7 +493,8 @@ class State:
         g = self.game
         me = self.current
         k = action.kind
-        undo = (me, self.clues, self.strikes, self.turns_left, self.over, self.end_reason, self.last_clue)
+        undo = (me, self.clues, self.strikes, self.turns_left, self.over, self.end_reason, self.last_clue,
+                self.site_max)
         hand = self.hands[me]
         drew = False
         idx = -1
@@ -481,10 +511,13 @@ class State:
             if k == PLAY:
                 s = g.suit_of[o]
                 new_dir = (updown.fits(g.rank_of[o], self.stacks[s], self.directions[s], g.max_rank[s])
-                           if g.up_or_down else -1)
-                if new_dir >= 0 or (not g.up_or_down and g.rank_of[o] == self.stacks[s] + 1):
+                           if g.up_or_down else self._sudoku_fits(o) if g.sudoku else -1)
+                special = g.up_or_down or g.sudoku
+                if new_dir >= 0 or (not special and g.rank_of[o] == self.stacks[s] + 1):
                     if g.up_or_down:
                         old_dir, self.directions[s] = self.directions[s], new_dir
+                    elif g.sudoku:
+                        old_dir, self.starts[s] = self.starts[s], new_dir
                     self.stacks[s] += 1
                     played_ok = s
                     if self.stacks[s] == g.max_rank[s] and self.clues < g.max_clues and g.stack_token:
@@ -496,6 +529,10 @@ class State:
                 self.discards.append(o)
                 if self.clues < g.max_clues:  # (at the maximum only with inverted suits)
                     self.clues += 1
+            if g.sudoku:  # (the server lowers its maximum after every play or discard)
+                dead = [{r for r in set(v_.ranks) if all(x in self.discards for x in g.orders_of[i][r])}
+                        for i, v_ in enumerate(g.variant.suits)]
+                self.site_max = min(self.site_max, sudoku.site_max_score(self.starts, g.max_rank[0], dead))
             if idx >= 0 and self.next_draw < len(g.deck):
                 hand.append(self.next_draw)
                 self.next_draw += 1
@@ -537,6 +574,9 @@ class State:
         g = self.game
         if g.up_or_down:
             return sum(self.stacks) == self.max_reachable()
+        if g.sudoku:  # the site's maximum reached, or no stack's next card left
+            return (sum(self.stacks) == self.site_max
+                    or sudoku.all_dead(self.stacks, self.starts, g.max_rank[0], self._live_ranks()))
         discards = self.discards
         for s, h in enumerate(self.stacks):
             if h < g.max_rank[s] and any(o not in discards for o in g.orders_of[s][h + 1]):
@@ -551,7 +591,7 @@ class State:
         stacks, suit_of, rank_of = self.stacks, g.suit_of, g.rank_of
         for i in range(self.turns_left or 0):
             for o in self.hands[(self.current + i) % n]:
-                if rank_of[o] == stacks[suit_of[o]] + 1 if not g.up_or_down else self.is_playable(o):
+                if self.is_playable(o) if g.up_or_down or g.sudoku else rank_of[o] == stacks[suit_of[o]] + 1:
                     return True
         return False
 
@@ -562,7 +602,7 @@ class State:
         undo, k, o, idx, drew, played_ok, old_dir = self._undo.pop()
         me = undo[0]
         (self.current, self.clues, self.strikes, self.turns_left, self.over, self.end_reason,
-         self.last_clue) = undo
+         self.last_clue, self.site_max) = undo
         self.turn -= 1
         if k == PLAY or k == DISCARD:
             hand = self.hands[me]
@@ -572,7 +612,10 @@ class State:
             if played_ok >= 0:
                 self.stacks[played_ok] -= 1
                 if old_dir >= 0:
-                    self.directions[played_ok] = old_dir
+                    if self.game.sudoku:
+                        self.starts[played_ok] = old_dir
+                    else:
+                        self.directions[played_ok] = old_dir
             else:
                 self.discards.pop()
             if idx == -2:
@@ -592,6 +635,8 @@ class State:
         s.turns_left, s.over, s.end_reason, s.turn = self.turns_left, self.over, self.end_reason, self.turn
         s.last_clue = self.last_clue
         s.directions = list(self.directions)
+        s.starts = list(self.starts)
+        s.site_max = self.site_max
         s.history = list(self.history)
         s._undo = list(self._undo)
         return s
@@ -616,6 +661,8 @@ class State:
         if self.game.up_or_down:
             out["directions"] = ["finished" if h == m else updown.DIRECTION_NAMES[d]
                                  for h, m, d in zip(self.stacks, self.game.max_rank, self.directions)]
+        if self.game.sudoku:
+            out["starts"] = [b or None for b in self.starts]
         return out
 
     def key(self) -> StateKey:
@@ -624,7 +671,7 @@ class State:
         return (
             self.current, tuple(map(tuple, self.hands)), self.next_draw, tuple(self.stacks),
             self.clues, self.strikes, tuple(self.discards), self.turns_left, self.over, self.last_clue,
-            tuple(self.directions),
+            tuple(self.directions), tuple(self.starts), self.site_max,
         )
 
     def __eq__(self, other: object) -> bool:

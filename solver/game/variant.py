@@ -125,7 +125,9 @@ class Variant:
     - ``alternating_clues`` ("Alternating Clues"): a clue may not be of the same type
       (color or rank) as the clue given before it;
     - ``up_or_down`` ("Up or Down"): each stack is started by its 1 (then goes up), its 5
-      (then down) or its START card (rank ``START_RANK``; then a 2 goes up, a 4 down).
+      (then down) or its START card (rank ``START_RANK``; then a 2 goes up, a 4 down);
+    - ``sudoku`` ("Sudoku"): with ranks 1..N, each stack starts at any rank no other stack
+      started at, climbs and wraps from N to 1.
     """
 
     name: str
@@ -142,6 +144,7 @@ class Variant:
     throw_it_in_a_hole: bool = False
     alternating_clues: bool = False
     up_or_down: bool = False
+    sudoku: bool = False
 
     # ---- derived facts -------------------------------------------------
     @property

@@ -142,8 +142,8 @@ class Position:
             self.cnt[self.suit[o] * 8 + self.rank[o]] += 1
         self.reach = [self._reach(s) for s in range(self.nsuits)]
         self.top = sum(self.reach)  # the most still reachable by the cards (max_reachable)
-        # push's records: 9 fields for a clue, 13 for a play or discard (pop tells them apart by
-        # the kind, which mypy cannot follow, hence Any)
+        # push's records: 8 fields for a clue (9 where Alternating Clues binds), 12 for a play or
+        # discard (pop tells them apart by the kind, which mypy cannot follow, hence Any)
         self._undo = []
         self.late_memo = {}
         # by class (suit * 8 + rank, as cnt; lists, not dicts: cheap in the compiled kernel):
@@ -302,14 +302,14 @@ class Position:
     def push(self, kind: int, o: int) -> None:
         me = self.cur
         hand = self.hands[me]
-        rec: tuple[int, ...] = (kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score,
-                                self.last_clue)
+        rec: tuple[int, ...] = (kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score)
         idx = -1
         drew = False
         ok = False
         if kind == CLUE:
             self.clues -= self.clue_cost
-            if self.alternating:
+            if self.alternating:  # (a clue's record keeps the type it replaces)
+                rec = rec + (self.last_clue,)
                 self.last_clue = o
         else:
             if o == self.nd and o not in hand:  # deck play of the last card
@@ -374,11 +374,13 @@ class Position:
 
     def pop(self) -> None:
         rec = self._undo.pop()
-        kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score, self.last_clue = rec[:9]
+        kind, o, me, self.clues, self.strikes, self.tl, self.over, self.final_score = rec[:8]
         self.cur = me
         if kind == CLUE:
+            if self.alternating:
+                self.last_clue = rec[8]
             return
-        idx, drew, ok, old_reach = rec[9:]
+        idx, drew, ok, old_reach = rec[8:]
         hand = self.hands[me]
         if drew:
             hand.pop()
