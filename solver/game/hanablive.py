@@ -216,16 +216,19 @@ _NOT_SITE = "not a game hanab.live can load"
 
 
 def site_deck_size(variant: Variant) -> int:
-    """The deck length the site's loader demands (``Variant.GetDeckSize``, variant.go:100-124):
-    5 cards for a one-of-each suit, 9 in Critical Fours, 10 otherwise. The site forgets
+    """The deck length the site's loader demands (``Variant.GetDeckSize`` and
+    ``totalCardsInSuit``, variant.go:100-124), per suit of stack size S (5; 4 in Sudoku with
+    4 suits): S cards for a one-of-each suit (S + 1 in Up or Down: its START), 2S - 1 in
+    Critical Fours and Up or Down, 2S otherwise (two of each in Sudoku). The site forgets
     Scarce Ones (9 cards a suit), whose JSON games it therefore refuses."""
-    critical_fours = variant.name.startswith("Critical Fours")  # as IsCriticalFours, variant.go:62
+    one_less = variant.name.startswith("Critical Fours") or variant.up_or_down  # IsCriticalFours, IsUpOrDown
     size = 0
     for suit in variant.suits:
+        s = suit.max_rank  # the stack size
         if len(set(suit.ranks)) == len(suit.ranks):
-            size += 5  # OneOfEach: StackSize (5 in every supported variant)
+            size += s + (1 if variant.up_or_down else 0)  # OneOfEach
         else:
-            size += 9 if critical_fours else 10
+            size += 2 * s - (1 if one_less else 0)
     return size
 
 

@@ -9,8 +9,8 @@
 // perm[i] of the unshuffled deck); every entry reseeds. The prefix rule ("legacy-" =>
 // drop the first len("legacy-x-") bytes) is the server's setSeed.
 //
-// "variant_seeds": hanab.live seeds of 20 variants of the site (every deck size its
-// supported variants have: 30, 40, 45, 50, 54, 55, 60 cards), each with the server's deal
+// "variant_seeds": hanab.live seeds of 26 variants of the site (every deck size its
+// variants have: 30, 32, 40, 45, 50, 51, 54, 55, 60 cards), each with the server's deal
 // permutation for that variant's deck size; tests/test_seeds.py applies it to the deck in
 // InitDeck order (tests/siteoracle.py) and compares the deal the project makes.
 //
@@ -73,6 +73,12 @@ var variantSeeds = []variantSeed{
 	{Variant: "Orange (6 Suits)", Seed: "p2v2130s5", Size: 60},
 	{Variant: "Muddy Rainbow (6 Suits)", Seed: "p4v160s11", Size: 60},
 	{Variant: "Synesthesia (6 Suits)", Seed: "p6v1353s2", Size: 60},
+	{Variant: "Sudoku (4 Suits)", Seed: "p3v2092s5", Size: 32},
+	{Variant: "Sudoku & Rainbow (4 Suits)", Seed: "p4v2093s14", Size: 32},
+	{Variant: "Sudoku (5 Suits)", Seed: "p2v2072s9", Size: 50},
+	{Variant: "Up or Down (5 Suits)", Seed: "p2v24s3", Size: 45},
+	{Variant: "Up or Down & Black (6 Suits)", Seed: "p3v2107s8", Size: 51},
+	{Variant: "Reversed (5 Suits)", Seed: "p5v1343s21", Size: 50},
 }
 
 // deck sizes of the built-in variants: 50 (5 suits), 60 (6 suits), 45 (black 5),
