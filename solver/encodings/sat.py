@@ -462,11 +462,11 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
         # its length. A run of c clues moves the turn on c places, so only c modulo N
         # matters for who acts.
         if step:
-            for c in range(1, RM + 1):
-                enc.implies([run(e, c)], [run(e, c - 1)])
-                enc.implies([run(e, c)], [clues(e, K * c)])
-                enc.implies([run(e, c)], [-over(e)])
-            for c in range(1, M + 1):
+            for c in range(1, M + 1):  # (one loop: with K = 1 the clauses come in the order they always did)
+                if c <= RM:
+                    enc.implies([run(e, c)], [run(e, c - 1)])
+                    enc.implies([run(e, c)], [clues(e, K * c)])
+                    enc.implies([run(e, c)], [-over(e)])
                 enc.implies([clues_at(e, c)], [clues_at(e, c - 1)])
             for a in range(M + 1):
                 for b in range(RM + 1):
