@@ -569,9 +569,9 @@ class _Encoding:
             self._symmetry()
 
     def _holding(self, e: int, cards: list[bool], name: str) -> list:
-        """Per player q, a literal that holds only if q holds at event e one of the cards
-        marked in ``cards`` (by order): a dealt card not used yet, or deck card j < e (drawn
-        at step j by its actor) not used yet (``{name}_holds[e, j, q]``)."""
+        """Per player q, a literal ``{name}[e, q]`` that holds only if q holds at event e
+        one of the cards marked in ``cards`` (by order): a dealt card not used yet, or deck
+        card j < e (drawn at step j by its actor) not used yet (``{name}_holds[e, j, q]``)."""
         m, n, D = self.model, self.n, self.D
         out = []
         for q in range(n):
@@ -675,21 +675,10 @@ class _Encoding:
         event e — a dealt card not used yet, or deck card j < e (drawn at step j by its
         actor) not used yet (holds[e, j, q]). Hands do not change during a clue run, whose
         k-th clue is given by the player k seats after the previous actor. -------------"""
-        m, n, D, E = self.model, self.n, self.D, self.E
-        touch = self.game.touchable
+        n, D, E = self.n, self.D, self.E
+        touch = list(self.game.touchable)
         for e in range(E):
-            tch = {}
-            for q in range(n):
-                mine = [_neg(self.is_used(e, o)) for o in self.hands0[q] if touch[o]]
-                for j in range(min(e, D)):
-                    o = self.d0 + j
-                    if touch[o]:
-                        x = m.new_bool_var(f"holds[{e},{j},{q}]")
-                        self._implies(x, self.actor[j, q])
-                        self._implies(x, _neg(self.is_used(e, o)))
-                        mine.append(x)
-                tch[q] = x = m.new_bool_var(f"touchable[{e},{q}]")
-                self._clause(_neg(x), *mine)
+            tch = self._holding(e, touch, "touchable")
             if e < D and self.RM > 0:
                 for k in range(1, self.RM + 1):
                     longer = self._run_ge(e, k)

@@ -236,17 +236,15 @@ class State:
         """Per suit, the highest rank its stack can still reach: it climbs while every next
         rank has a copy in a hand or the draw pile (ignoring time)."""
         g = self.game
-        live = set()
-        for h in self.hands:
-            for o in h:
-                live.add(g.suit_of[o] * 8 + g.rank_of[o])
-        for o in range(self.next_draw, len(g.deck)):
-            live.add(g.suit_of[o] * 8 + g.rank_of[o])
         if g.up_or_down:
-            return tuple(updown.reach(top, self.directions[s], g.max_rank[s], {x - s * 8 for x in live if x // 8 == s})
+            by_suit = self._live_ranks()
+            return tuple(updown.reach(top, self.directions[s], g.max_rank[s], by_suit[s])
                          for s, top in enumerate(self.stacks))
         if g.sudoku:
             return sudoku.reach(self.stacks, self.starts, g.max_rank[0], self._live_ranks())
+        live = set()
+        for o in self._left():
+            live.add(g.suit_of[o] * 8 + g.rank_of[o])
         out = []
         for s, top in enumerate(self.stacks):
             r, m = top, g.max_rank[s]
@@ -299,8 +297,7 @@ class State:
         g = self.game
         s, r = g.suit_of[order], g.rank_of[order]
         if g.up_or_down:  # (the stack's direction decides which ranks are still to come)
-            live = {g.rank_of[o] for o in self._left() if g.suit_of[o] == s}
-            return not updown.useful(r, self.stacks[s], self.directions[s], g.max_rank[s], live)
+            return not updown.useful(r, self.stacks[s], self.directions[s], g.max_rank[s], self._live_ranks()[s])
         if g.sudoku:
             others = [b for i, b in enumerate(self.starts) if i != s and b]
             return not sudoku.useful(r, self.stacks[s], self.starts[s], others, g.max_rank[s], self._live_ranks()[s])
@@ -588,10 +585,9 @@ class State:
         (the deck is empty: the players still to act are the next ``turns_left``)."""
         g = self.game
         n = g.num_players
-        stacks, suit_of, rank_of = self.stacks, g.suit_of, g.rank_of
         for i in range(self.turns_left or 0):
             for o in self.hands[(self.current + i) % n]:
-                if self.is_playable(o) if g.up_or_down or g.sudoku else rank_of[o] == stacks[suit_of[o]] + 1:
+                if self.is_playable(o):
                     return True
         return False
 
