@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from .errors import EncodingError, MethodsDisagreeError, SearchTimeout, UnknownOptionError, deck_text
 from .game import DISCARD, PLAY, Action, Game, IllegalActionError, MalformedError, State
 from .search.kernel import CLUE, ORDERS, Position, RelaxedSearch, Search, named_bound  # pure or compiled
+from .split import needs_split
 from .strategy import greedy_line
 
 
@@ -80,6 +81,10 @@ def find_line(state: State, target: int, *, node_limit: int | None = None,
     replayed through the rules engine."""
     if state.over:
         return [] if state.score >= target else None
+    if needs_split(state.game):  # Up or Down, Sudoku: in each game with fixed stacks in turn
+        from .splitsolve import find_line_split
+
+        return find_line_split(state, target, node_limit=node_limit, timeout=timeout)
     deadline = None if timeout is None else time.monotonic() + timeout
     search = Search(Position(state), deadline, node_limit)
     try:
@@ -283,7 +288,11 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     if state.over:
         return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})",
                         ("rules",)), {"nodes": 0, "time": 0.0})
-    if engine in ("sat", "cpsat"):
+    if needs_split(state.game):  # Up or Down, Sudoku: one ordinary game per way the stacks can go
+        from .splitsolve import solve_split
+
+        sol = solve_split(state, timeout=timeout, node_limit=node_limit, confirm=confirm, engine=engine)
+    elif engine in ("sat", "cpsat"):
         sol = _solve_encoding(state, engine, deadline)
     else:
         run = _Run(state, deadline, node_limit, use_sat=engine == "portfolio", timeout=timeout)
@@ -299,7 +308,8 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
 class _Run:
     """One solve: the bounds, the best line, and which method proved what."""
 
-    def __init__(self, state: State, deadline, node_limit, use_sat: bool = True, timeout: float | None = None):
+    def __init__(self, state: State, deadline, node_limit, use_sat: bool = True, timeout: float | None = None,
+                 floor: int = -1):
         self.state = state
         # the budgets (deterministic; the confirmations' grow with the timeout asked for)
         self.budget = budget(timeout, state.game.num_players)
@@ -311,6 +321,11 @@ class _Run:
         # the best line so far, first the greedy one (on random decks it is often perfect,
         # and then no search runs at all)
         self.best_line, self.best = _fallback_line(state)
+        # ``floor``: a score known reachable another way (solver.splitsolve: in another
+        # fixed game); only a line above it is wanted, and the bound is proved down to it.
+        # Until such a line is found the best line is empty.
+        if floor > self.best:
+            self.best_line, self.best = [], floor
         self.search = Search(pos, deadline)
         self._relaxed: RelaxedSearch | None = None  # made on first use
         self.relaxed_open = True  # False once the relaxed game reaches the current top

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from .game import PLAY, Action, State
+from .game import PLAY, Action, IllegalActionError, State
 
 __all__ = ["greedy_action", "greedy_line", "best_greedy_line"]
 
@@ -54,16 +54,30 @@ def greedy_action(state: State, rng: random.Random | None = None, deviate: float
     if can_discard:
         left = state.copies_left()
         return Action.discard(min(hand, key=lambda o: (left[g.deck[o]] < 2, -g.rank_of[o], hand.index(o))))
-    return Action(PLAY, hand[0])
+    # forced to misplay: not a card a game with fixed stacks forbids misplaying (solver.split),
+    # where a position may have no legal action at all (a dead end of that game)
+    for o in hand:
+        if not (g.guarded and state.misplay_guarded(o)):
+            return Action(PLAY, o)
+    raise IllegalActionError(f"no legal action at turn {state.turn}: every card would play in the real game "
+                             f"({g.fixed_from!r}), which the game with fixed stacks forbids")
 
 
 def greedy_line(state: State, rng: random.Random | None = None, deviate: float = 0.0) -> tuple[list[Action], int]:
     """The greedy strategy played from ``state`` to the end of the game: its actions (each
-    applied through the rules engine) and the final score. ``state`` is not changed."""
+    applied through the rules engine) and the final score. ``state`` is not changed. In a
+    game with fixed stacks (solver.split) the line may reach a position with no legal
+    action: then there is no line, ``([], -1)``."""
     st = state.copy()
     line = []
     while not st.over:
-        line.append(st.apply(greedy_action(st, rng, deviate)))
+        try:
+            act = greedy_action(st, rng, deviate)
+        except IllegalActionError:
+            if not st.game.guarded:
+                raise
+            return [], -1
+        line.append(st.apply(act))
     return line, st.score
 
 

@@ -1,6 +1,8 @@
-"""Which games the solvers can solve: one check for the search, both encodings and every
-entry point that builds on them (the rules engine plays every variant it accepts; a
-solver refuses the few whose rules it does not model yet, with the reason)."""
+"""Which games the search and the encodings take as they are: one check for the search,
+both encodings and every entry point that builds on them. Up or Down and Sudoku are
+solved by :func:`solver.solve` through :mod:`solver.split`, which turns the position into
+one ordinary game per way its stacks can go; the search and the encodings take those
+games, not the real one, and refuse it with the reason."""
 from __future__ import annotations
 
 from .errors import MalformedError
@@ -8,17 +10,18 @@ from .game import Game
 
 
 def unsolvable_reason(game: Game) -> str | None:
-    """Why the solvers cannot solve ``game`` yet, or None."""
+    """Why the search and the encodings cannot take ``game`` itself, or None."""
     if game.up_or_down or game.sudoku:
         rule, why = (("Up or Down", "a stack's direction is decided by its first cards") if game.up_or_down else
                      ("Sudoku", "a stack starts at any rank no other stack started at"))
-        return (f"the solvers do not play {rule} yet ({game.variant.name!r}: {why}); the rules engine plays it "
-                f"(deal, show, replay, the site's JSON)")
+        return (f"the search and the encodings take {rule} only with its stacks fixed ({game.variant.name!r}: "
+                f"{why}); solve() fixes them each way and solves each game (solver.split)")
     return None
 
 
 def check_solvable(game: Game) -> None:
-    """Raise :class:`MalformedError` saying why the solvers cannot solve ``game`` yet."""
+    """Raise :class:`MalformedError` saying why the search and the encodings cannot take
+    ``game`` itself."""
     why = unsolvable_reason(game)
     if why is not None:
         raise MalformedError(why)

@@ -7,7 +7,9 @@ is worth, on tiny decks (tests/tinyvariants.py):
   plays it; with any such suit a discard is legal with all tokens available;
 * Clue Starved (tokens in halves), Throw It in a Hole (no token for a completed stack),
   Alternating Clues (a clue may not have the last clue's type) and reversed suits (built
-  from the top rank down), the rules of docs/variants.md.
+  from the top rank down), the rules of docs/variants.md;
+* Up or Down and Sudoku, whose stacks the solvers fix before solving (solver.split): the
+  solve against the brute force, and each game with fixed stacks by every method.
 
 The engine against the independent reference engine on random games (for inverted suits
 the reference takes the commands a player gives, the engine what happened, as the site's
@@ -19,14 +21,18 @@ import random
 
 import pytest
 
+from solver import split
 from solver.encodings.cpsat import cpsat_max
 from solver.encodings.sat import sat_max
 from solver.game import COLOR_CLUE, DISCARD, RANK_CLUE, MalformedError
 from solver.portfolio import solve
+from solver.search.kernel import Position, Search
 
 from conftest import as_command
 from refengine import RefGame, brute_force_max
 from tinyvariants import MECHANICS, SOLVED, random_tiny_game
+
+SPLIT = ("updown", "sudoku")
 
 # positions (seeds of _position) where the mechanic changes the maximum, found by scanning
 # seeds 2000-2399 with the brute force (test_the_mechanic_changes_the_maximum checks each):
@@ -38,8 +44,10 @@ RULE_KEY = {"starved": "clueStarved", "hole": "throwItInAHole", "alternating": "
             "reversed": "reversed"}
 BITING_START = {"starved": [2133, 2190, 2204, 2406], "hole": [2512, 2533, 2721, 3351],
                 "alternating": [2057, 2294, 2635, 3038], "reversed": [2002, 2003, 2004, 2006]}
-CASES = ([(m, seed, "walk") for m in SOLVED for seed in list(range(30)) + BITING.get(m, [])]
+CASES = ([(m, seed, "walk") for m in SOLVED if m not in SPLIT for seed in list(range(30)) + BITING.get(m, [])]
          + [(m, seed, "start") for m, seeds in BITING_START.items() for seed in seeds])
+# Up or Down and Sudoku, whose stacks the solvers fix first (solver.split): their own test
+SPLIT_CASES = [(m, seed, where) for m in SPLIT for seed in range(15) for where in ("walk", "start")]
 
 
 def _position(mechanic: str, seed: int, moves: int):
@@ -47,7 +55,7 @@ def _position(mechanic: str, seed: int, moves: int):
     engine alongside), redrawn until the position is not over."""
     for k in range(100):
         rng = random.Random(f"{mechanic}/{seed}/{k}")
-        st, ref = random_tiny_game(rng, mechanic)
+        st, ref = random_tiny_game(rng, mechanic, fit=True)
         for _ in range(rng.randint(0, moves)):
             if st.over:
                 break
@@ -60,7 +68,7 @@ def _position(mechanic: str, seed: int, moves: int):
 
 def _start(mechanic: str, seed: int):
     """A random tiny game at its deal (engine state, reference game)."""
-    return random_tiny_game(random.Random(f"{mechanic}/{seed}"), mechanic)
+    return random_tiny_game(random.Random(f"{mechanic}/{seed}"), mechanic, fit=True)
 
 
 def _case(mechanic: str, seed: int, where: str):
@@ -149,6 +157,56 @@ def test_sat_and_cpsat_match_brute_force(mechanic, seed, where):
     res = cpsat_max(st, seed_tries=0)
     assert (res.status, res.max_score) == ("optimal", want)
     assert_line_scores(st, res.actions, want)
+
+
+def _fixed_max(fs) -> int:
+    """The exact maximum of a game with fixed stacks by the search, -1 if it has no line
+    (every line meets a position with no legal action)."""
+    search = Search(Position(fs), None)
+    if not search.reach(0):
+        return -1
+    best = 0
+    while best < fs.game.perfect_score and search.reach(best + 1):
+        best += 1
+    return best
+
+
+@pytest.mark.parametrize("mechanic, seed, where", SPLIT_CASES)
+def test_split_solve_matches_brute_force(mechanic, seed, where):
+    """Up or Down and Sudoku (solver.split; one brute force a case, they are slower): every
+    engine of solve() finds the maximum, proves it and replays its line; each game with
+    fixed stacks, with its guards and without, has one maximum by the search, both SAT
+    models and CP-SAT, their lines replay in it to that score, and a guarded game's line is
+    a real line; the best over the guarded games is the brute force's maximum in Sudoku
+    (its guards are exact), at most it in Up or Down, and the best without guards at
+    least it."""
+    st, ref = _case(mechanic, seed, where)
+    want = brute_force_max(ref)
+    for engine in ("search", "portfolio", "sat", "cpsat"):
+        sol = solve(st, engine=engine)
+        assert (sol.max_score, sol.upper_bound) == (want, want), engine
+        assert_line_scores(st, sol.actions, want)
+    best = {True: -1, False: -1}
+    for f in split.fixings(st):
+        for guarded in (True, False):
+            fs = split.fixed_state(st, f, guarded)
+            v = _fixed_max(fs)
+            best[guarded] = max(best[guarded], v)
+            for model in ("steps", "turns"):
+                res = sat_max(fs, model=model)
+                assert (res.max_score, res.upper_bound) == (v, v), (f, guarded, model)
+                if v >= 0:
+                    assert_line_scores(fs, res.actions, v)
+            res = cpsat_max(fs, seed_tries=0)
+            assert (res.status, res.max_score) == ("optimal", v), (f, guarded)
+            if v >= 0:
+                assert_line_scores(fs, res.actions, v)
+                # a guarded game's line is a real line with the same score
+                if guarded:
+                    line, score, diverged = split.to_real(st, fs, res.actions)
+                    assert diverged is None and score >= v
+                    assert_line_scores(st, line, score)
+    assert best[True] == want if mechanic == "sudoku" else best[True] <= want <= best[False]
 
 
 @pytest.mark.parametrize("mechanic, seed", [(m, seed) for m, seeds in BITING.items() for seed in seeds])
@@ -261,11 +319,16 @@ def test_up_or_down_stacks_take_a_direction():
 
 
 @pytest.mark.parametrize("mechanic, rule", [("updown", "Up or Down"), ("sudoku", "Sudoku")])
-def test_the_solvers_refuse_the_rules_they_do_not_play_saying_why(mechanic, rule):
+def test_the_search_and_encodings_take_the_rules_only_with_fixed_stacks(mechanic, rule):
+    """The real game goes to solve() (which fixes the stacks); the search and the encodings
+    refuse it, saying so."""
     st, _ = random_tiny_game(random.Random(1), mechanic)
-    for run in (lambda: solve(st), lambda: sat_max(st), lambda: cpsat_max(st)):
-        with pytest.raises(MalformedError, match=f"do not play {rule} yet"):
+    for run in (lambda: Position(st), lambda: sat_max(st), lambda: cpsat_max(st)):
+        with pytest.raises(MalformedError, match=f"take {rule} only with its stacks fixed"):
             run()
+    sol = solve(st)
+    assert sol.exact and sol.stats["fixings"] == len(split.fixings(st))
+    assert_line_scores(st, sol.actions, sol.max_score)
 
 
 def test_sudoku_stacks_start_anywhere_once_and_wrap():

@@ -30,8 +30,8 @@ from solver.game.variant import START_RANK, TouchRules
 from refengine import RefGame, composition
 
 MECHANICS = ("null", "inverted", "starved", "hole", "alternating", "reversed", "updown", "sudoku")
-# the mechanics the solvers play (Up or Down and Sudoku only the rules engine, for now)
-SOLVED = tuple(m for m in MECHANICS if m not in ("updown", "sudoku"))
+# the mechanics the solvers play: all (Up or Down and Sudoku through solver.split)
+SOLVED = MECHANICS
 _FLAGS = {"clueStarved": "clue_starved", "throwItInAHole": "throw_it_in_a_hole",
           "alternatingClues": "alternating_clues"}
 
@@ -66,7 +66,7 @@ def site_like_variant(spec: dict) -> Variant:
                    **{field: bool(spec.get(k)) for k, field in _FLAGS.items()})
 
 
-def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
+def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8, fit: bool = False):
     """(engine state, reference game) at the start of a random tiny game: 2-3 suits, 1-4
     cards a suit, hands of 1-2, 0-3 tokens, 1-3 strikes, 2-3 players, random options
     (empty clues off: with them a null suit changes nothing; deck plays off with an
@@ -74,7 +74,10 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
     "null": the last suit is null, "inverted": a random suit is inverted, "starved",
     "hole": the rule (with at most one token: then a stack's token counts), "alternating":
     the rule, mostly with the last suit colorless or a random one rankless (without them it
-    cannot bind: Game.alternation_binds)."""
+    cannot bind: Game.alternation_binds). Up or Down and Sudoku games have suits of their
+    own (below), larger than ``max_cards`` unless ``fit``: then within it (at least two
+    suits of 1, 2, 3, 4 and START in Up or Down: 10 cards; in Sudoku two suits of ranks 1..2 or
+    1..3, one or two of each, within max_cards), small enough for the brute force."""
     while True:
         suits = rng.randint(2, 3)
         ranks = [rng.randint(1, 3) for _ in range(rng.randint(1, 4))]
@@ -104,15 +107,25 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8):
     elif mechanic == "updown":  # one 1, one top rank, one START, one or two of each between
         top = rng.choice([4, 5])
         spec["ranks"] = [1] + [r for r in range(2, top) for _ in range(rng.randint(1, 2))] + [top, START_RANK]
+        if fit and suits * len(spec["ranks"]) > max(max_cards, 10):
+            spec["suits"], spec["ranks"] = 2, [1, 2, 3, 4, START_RANK]
         spec["upOrDown"] = True
     elif mechanic == "sudoku":  # ranks 1..N, two of each, at most N suits
         n = rng.randint(max(2, suits), 4)
-        spec["ranks"] = [r for r in range(1, n + 1) for _ in range(2)]
+        copies = [2] * n
+        if fit:  # (then one or two of each rank, at most max_cards cards)
+            suits, n = 2, min(n, 3)
+            copies = [rng.randint(1, 2) for _ in range(n)]
+            while suits * sum(copies) > max_cards:
+                copies[copies.index(2)] = 1
+        spec["suits"] = suits
+        spec["ranks"] = [r for r in range(1, n + 1) for _ in range(copies[r - 1])]
         spec["sudoku"] = True
     elif mechanic == "reversed":
         spec["reversed"] = sorted(rng.sample(range(suits), rng.randint(1, suits)))
     else:
         raise ValueError(f"unknown mechanic {mechanic!r}")
+    suits = spec["suits"]
     deck = composition(spec)
     rng.shuffle(deck)
     opts = {"deck_plays": rng.random() < 0.4 and mechanic != "inverted", "stacks": rng.random() < 0.3,

@@ -449,6 +449,14 @@ class _Encoding:
                     fitting.setdefault((e, s), []).append(v)
                 elif kind in (_MISPLAY, _DECK_MISPLAY):
                     self._implies(v, _neg(self.ge_stack(e, s, r - 1)), self.ge_stack(e, s, r))
+                    h = self.game.guard_height[o]
+                    if h >= 0:
+                        # a game with fixed stacks (solver.split): no misplay while the stack is
+                        # at the guard's height and the owner's stack (if any) is empty (the
+                        # real game would play the card there)
+                        t = self.game.guard_owner[o]
+                        self._implies(v, _neg(self.ge_stack(e, s, h)), self.ge_stack(e, s, h + 1),
+                                      self.ge_stack(e, t, 1) if t >= 0 else False)
         for e in range(E):
             for s in range(S):
                 m.add(self.stack[e + 1, s] == self.stack[e, s] + sum(fitting.get((e, s), [])))
@@ -1340,6 +1348,9 @@ def cpsat_max(
                 actions, end = _replay(state, seed)
                 return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
             if upper < 0:
+                if state.game.guarded:  # (as below)
+                    return result("optimal", -1, -1, [], "cpsat: no line, every one meets a position with no "
+                                  "legal action in the game with fixed stacks")
                 raise EncodingError("no line at all", deck=deck_text(state), method="cpsat")
         if (left() is not None and left() <= 0) or (dtime[0] is not None and dtime[0] <= 0):
             return fallback(upper)
@@ -1348,6 +1359,9 @@ def cpsat_max(
     enc, code, solver = run(seed_score + 1 if seed is not None else 0, upper, True)
     if code == cp_model.INFEASIBLE:
         if seed is None:  # every legal line up to U is a solution without a seed
+            if state.game.guarded:  # (a game with fixed stacks, solver.split: dead ends are possible)
+                return result("optimal", -1, -1, [], "cpsat: no line, every one meets a position with no legal "
+                              "action in the game with fixed stacks")
             raise EncodingError("the model without a seed is infeasible", deck=deck_text(state), method="cpsat")
         actions, end = _replay(state, seed)
         return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")

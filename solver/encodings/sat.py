@@ -140,6 +140,10 @@ class _Data:
         # every card that can still be used: in a hand or in the deck
         self.live = sorted([o for h in self.hand0 for o in h] + self.deck)
         self.types = sorted({(self.suit[o], self.rank[o]) for o in self.live})
+        # a game with fixed stacks (solver.split): per card type, the misplay its guard
+        # forbids, (stack height, owner) as in Game.guard_height (every copy has the same)
+        self.guard = {(self.suit[o], self.rank[o]): (g.guard_height[o], g.guard_owner[o])
+                      for o in self.live if g.guard_height[o] >= 0}
         self.owner0 = {o: p for p, hand in enumerate(self.hand0) for o in hand}
         self.deck_index = {o: j for j, o in enumerate(self.deck)}
         # hanab.live's end of game (Game.site_end), and the players who have already had
@@ -324,6 +328,14 @@ def _counters(enc: Encoding, d: _Data):
     strikes = counter("strikes", d.L, d.strikes0)
 
     return stack, clues, strikes
+
+
+def _guard(enc: Encoding, d: _Data, stack, t: int, kp: int, ty: int, s: int, r: int) -> None:
+    """A game with fixed stacks (solver.split): a card of type (s, r) is not misplayed at
+    ``t`` while its stack is at the guard's height and the owner's stack (if any) is
+    empty: the real game would play it there."""
+    h, owner = d.guard[s, r]
+    enc.add([-kp, -ty, -stack(t, s, h), stack(t, s, h + 1)] + ([stack(t, owner, 1)] if owner >= 0 else []))
 
 
 def _over_or_done(enc: Encoding, over: int, over_before: int, ends: list[int], done: int) -> None:
@@ -589,6 +601,8 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
             enc.implies([kp, ty, -below], [bomb[e]])
             enc.implies([kp, ty, here_], [bomb[e]])
             enc.implies([kp, ty, below, -here_], [-bomb[e]])
+            if (s, r) in d.guard:
+                _guard(enc, d, stack, e, kp, ty, s, r)
 
         # Stacks: suit s reaches h exactly when a card of suit s and rank h is played on a
         # stack at h-1.
@@ -1000,6 +1014,8 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
             enc.implies([kp, ty, -ok_below], [bomb])
             enc.implies([kp, ty, ok_here], [bomb])
             enc.implies([kp, ty, ok_below, -ok_here], [-bomb])
+            if (s, r) in d.guard:
+                _guard(enc, d, stack, t, kp, ty, s, r)
 
         # Stacks (order-encoded): stack s reaches h at turn t exactly when a card of suit s
         # and rank h is played onto a stack at h-1.

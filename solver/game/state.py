@@ -10,6 +10,7 @@ are the fast unchecked make/unmake used by search.
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -157,9 +158,54 @@ class Game:
         if self.discard_at_max and rules.deck_plays:
             raise MalformedError(f"variant {v.name!r} with deck plays is not supported yet: with inverted suits "
                                  f"the last card may also be discarded from the deck")
-        # orders_of[s][r]: the orders of the cards of suit s and rank r (r = 0..max rank)
+        # the game this one fixes the stacks of (with_heights), or None; per card, the
+        # misplay guard of such a game: card o may not be misplayed while its stack is at
+        # height guard_height[o] and (guard_owner[o] < 0 or stack guard_owner[o] is empty)
+        # (the real game would play it there); -1: no guard
+        self.fixed_from: Game | None = None
+        self.guard_height: tuple[int, ...] = (-1,) * len(self.deck)
+        self.guard_owner: tuple[int, ...] = (-1,) * len(self.deck)
+        self.guarded = False
+        self._index_heights()
+
+    def _index_heights(self) -> None:
+        """The tables read from ``rank_of``: ``orders_of[s][h]``, the orders of the cards of
+        suit s that play at height h (h = 0..stack size), and ``height_names[s][h]``, those
+        cards as a player names them ("r4"; "r1/r7" for two ranks at one height)."""
+        v = self.variant
         self.orders_of = tuple(tuple(tuple(o for o, c in enumerate(self.deck) if c.suit == s and self.rank_of[o] == r)
                                      for r in range(s_.max_rank + 1)) for s, s_ in enumerate(v.suits))
+        self.height_names = tuple(
+            tuple("/".join(dict.fromkeys(self.deck[o].to_str(v) for o in row)) or f"{v.suits[s].letter}{h}"
+                  for h, row in enumerate(rows)) for s, rows in enumerate(self.orders_of))
+
+    def with_heights(self, heights: Sequence[int],
+                     guards: Sequence[tuple[int, int]] | None = None) -> Game:
+        """This deal played with ordinary stacks, card ``o`` playing at height
+        ``heights[o]`` (each stack built 1, 2, ... up to its size): Up or Down with every
+        stack's direction fixed, Sudoku with every stack's start fixed (solver.split). The
+        cards, hands, clues and tokens are this game's; only which card plays where
+        changes. ``guards``: per card (height, owner), the misplay guard (see
+        ``guard_height``), or None for none."""
+        heights = tuple(heights)
+        guards = tuple(guards) if guards is not None else ((-1, -1),) * len(self.deck)
+        if len(guards) != len(self.deck):
+            raise MalformedError(f"with_heights: {len(guards)} guards for a deck of {len(self.deck)} cards")
+        if len(heights) != len(self.deck):
+            raise MalformedError(f"with_heights: {len(heights)} heights for a deck of {len(self.deck)} cards")
+        for o, h in enumerate(heights):
+            if not 1 <= h <= self.max_rank[self.suit_of[o]]:
+                raise MalformedError(f"with_heights: card {o} ({self.deck[o].to_str(self.variant)}) at height {h}, "
+                                     f"outside 1..{self.max_rank[self.suit_of[o]]}")
+        g = copy.copy(self)
+        g.rank_of = heights
+        g.up_or_down = g.sudoku = False
+        g.fixed_from = self
+        g.guard_height = tuple(h for h, _ in guards)
+        g.guard_owner = tuple(t for _, t in guards)
+        g.guarded = any(h >= 0 for h in g.guard_height)
+        g._index_heights()
+        return g
 
     def tokens_text(self, units: int) -> str:
         """Clue tokens (counted in units) as a player reads them: "3", or "3.5" in Clue
@@ -275,6 +321,16 @@ class State:
         if g.sudoku:
             return self._sudoku_fits(order) >= 0
         return g.rank_of[order] == self.stacks[s] + 1
+
+    def misplay_guarded(self, order: int) -> bool:
+        """In a game with fixed stacks (:meth:`Game.with_heights`): card ``order`` would
+        misplay here, but the real game would play it, so the fixed game forbids it."""
+        g = self.game
+        h = g.guard_height[order]
+        if h < 0 or self.stacks[g.suit_of[order]] != h:
+            return False
+        t = g.guard_owner[order]
+        return t < 0 or self.stacks[t] == 0
 
     def _sudoku_fits(self, order: int) -> int:
         """Sudoku: the stack's start once card ``order`` plays, or -1 (sudoku.fits)."""
@@ -400,7 +456,7 @@ class State:
             return []
         g = self.game
         me = self.current
-        acts = [Action(PLAY, o) for o in self.hands[me]]
+        acts = [Action(PLAY, o) for o in self.hands[me] if not (g.guarded and self.misplay_guarded(o))]
         if g.rules.deck_plays and self.deck_left == 1:
             acts.append(Action(PLAY, self.next_draw))
         if self.clues < g.max_clues or g.discard_at_max:
@@ -428,6 +484,10 @@ class State:
                     raise IllegalActionError(f"{verb} card #{t}: no such card (deck has {len(g.deck)})")
                 where = self._where(t)
                 raise IllegalActionError(f"{verb} card #{t}: not in {who}'s hand ({where})")
+            if k == PLAY and g.guarded and self.misplay_guarded(t):
+                raise IllegalActionError(
+                    f"play card #{t} ({g.deck[t].to_str(g.variant)}): a misplay here is not allowed in this game "
+                    f"with fixed stacks (the real game would play the card: {g.fixed_from!r})")
             if k == DISCARD and self.clues >= g.max_clues and not g.discard_at_max:
                 raise IllegalActionError(f"discard card #{t}: all {g.tokens_text(g.max_clues)} clue tokens are "
                                          f"available")

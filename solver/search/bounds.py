@@ -186,11 +186,12 @@ def named_bound(pos: Position) -> tuple[int, str, str]:
         for s, suit in enumerate(v.suits):
             if pos.reach[s] < suit.max_rank:
                 r = pos.reach[s] + 1
-                k = suit.ranks.count(r)
+                k = len(g.orders_of[s][r])  # (the cards that play at that height: a reversed
+                name = g.height_names[s][r]  # suit's are named by their rank, "r2" at height 4)
                 if k == 0:  # a custom variant without this rank: the suit stops below it
-                    lost.append(f"{suit.letter}{r}: the variant has no {suit.letter}{r}")
+                    lost.append(f"{name}: the variant has no {name}")
                 else:
-                    lost.append(f"{suit.letter}{r}: all {k} cop{'y' if k == 1 else 'ies'} gone")
+                    lost.append(f"{name}: all {k} cop{'y' if k == 1 else 'ies'} gone")
         kind, reason = "discards", "; ".join(lost) + f" (at most {ub})"
     n = pos.n
     if pos.tl >= 0:

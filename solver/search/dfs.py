@@ -204,7 +204,10 @@ class Search(Budgeted):
     # ---- moves ------------------------------------------------------------
     def moves(self) -> list[tuple[int, int]]:
         pos = self.pos
-        if pos.alternating:
+        # (a game with fixed stacks, solver.split, while a guard may forbid a misplay: the
+        # trash cards differ, and a position may have no legal action, so a misplay that
+        # strikes out is no longer the worst move: every move kept, as there)
+        if pos.alternating or (pos.guarded and pos.guards_live()):
             return self._moves_alternating()
         if not pos.all_touch:
             return self._moves_untouched()
@@ -255,7 +258,7 @@ class Search(Budgeted):
         pos = self.pos
         res = [(PLAY, o) for o in plays]
         if pos.deck_plays and pos.tl < 0 and pos.deck_len - pos.nd == 1:
-            if pos.playable(pos.nd) or pos.strikes + 1 < pos.strike_limit:
+            if pos.playable(pos.nd) or (pos.strikes + 1 < pos.strike_limit and pos.misplay_ok(pos.nd)):
                 res.append((PLAY, pos.nd))
         return res
 
@@ -309,14 +312,16 @@ class Search(Budgeted):
         res.extend(pos.clue_moves())
         if pos.tl >= 0:
             cards = pos.by_touch(hand)
-            wrong = pos.by_touch([o for o in hand if not pos.playable(o)])
+            wrong = pos.by_touch([o for o in hand if not pos.playable(o) and pos.misplay_ok(o)])
         else:
             useful_set = set(useful)
             cards = pos.by_touch([o for o in hand if o not in useful_set]) + self._discard_order(useful)
-            wrong = [o for o in cards if not pos.playable(o)]
+            wrong = [o for o in cards if not pos.playable(o) and pos.misplay_ok(o)]
         if pos.clues < pos.max_clues or pos.discard_at_max:
             res.extend((DISCARD, o) for o in cards)
-        if pos.strikes + 1 < pos.strike_limit or not res:
+        # (in a game with fixed stacks, solver.split, a position may have no legal action:
+        # other moves may all lead to one, so a misplay that strikes out is kept there too)
+        if pos.strikes + 1 < pos.strike_limit or not res or pos.guarded:
             res.extend((PLAY, o) for o in wrong)
         return res
 

@@ -47,7 +47,7 @@ class Position:
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
         "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top", "touch", "all_touch",
         "discard_at_max", "late_memo", "clue_cost", "stack_token", "alternating", "last_clue", "tkind",
-        "free_color", "free_rank",
+        "free_color", "free_rank", "guarded", "guard_h", "guard_owner",
     )
     game: Game
     n: int  # players
@@ -91,6 +91,12 @@ class Position:
     tkind: tuple[int, ...]  # per card: bit 1 some color clue touches it, bit 2 some rank clue
     free_color: bool  # a color clue may touch nothing (Game.empty_clue_ok)
     free_rank: bool
+    # a game with fixed stacks (Game.with_heights, solver.split) whose misplays are guarded:
+    # per card, the stack height at which it may not be misplayed (-1: none) while the
+    # owner's stack is empty (-1: always)
+    guarded: bool
+    guard_h: tuple[int, ...]
+    guard_owner: tuple[int, ...]
 
     def __init__(self, state: State) -> None:
         g: Game = state.game
@@ -110,6 +116,9 @@ class Position:
         self.tkind = tuple((1 if cm else 0) | (2 if rm else 0) for cm, rm in zip(g.color_mask, g.rank_mask))
         self.free_color = g.empty_clue_ok[COLOR]
         self.free_rank = g.empty_clue_ok[RANK]
+        self.guarded = g.guarded
+        self.guard_h = g.guard_height
+        self.guard_owner = g.guard_owner
         self.discard_at_max = g.discard_at_max  # inverted suits: a discard is legal at max tokens
         self.strike_limit = g.strike_limit
         self.deck_plays = g.rules.deck_plays
@@ -209,6 +218,25 @@ class Position:
     def playable(self, o: int) -> bool:
         return self.rank[o] == self.stacks[self.suit[o]] + 1
 
+    def guards_live(self) -> bool:
+        """Some guard may still forbid a misplay: a stack is not above its cards' guard
+        heights (stacks only grow; Sudoku: a stack is empty, Up or Down: one is at most 1)."""
+        if not self.guarded:
+            return False
+        for o in range(self.deck_len):
+            if self.stacks[self.suit[o]] <= self.guard_h[o]:
+                return True
+        return False
+
+    def misplay_ok(self, o: int) -> bool:
+        """Card ``o`` (not playable) may be misplayed: no guard forbids it (the engine's
+        :meth:`State.misplay_guarded`)."""
+        h = self.guard_h[o]
+        if h < 0 or self.stacks[self.suit[o]] != h:
+            return True
+        t = self.guard_owner[o]
+        return t >= 0 and self.stacks[t] > 0
+
     def hand_key(self, hand: list[int]) -> tuple[int, ...]:
         """The hand as a sorted tuple of classes; trash and second copies of a class in
         the same hand (only one can ever be played) are 0 — or, in a variant with cards
@@ -218,6 +246,11 @@ class Position:
         for o in hand:
             s = suit[o]
             r = rank[o]
+            if self.guarded and stacks[s] <= self.guard_h[o]:
+                # a guarded card whose guard may still forbid its misplay (stacks only
+                # grow): its own class, useful or not, every copy kept
+                out.append(s * 8 + r)
+                continue
             c = s * 8 + r if stacks[s] < r <= reach[s] else 0
             if c and c in out:
                 c = 0
@@ -246,6 +279,8 @@ class Position:
         alt = self.alternating
         for o in cards:
             t = self.tkind[o] if alt else (1 if self.touch[o] else 0)
+            if self.guarded and self.stacks[self.suit[o]] <= self.guard_h[o]:  # (a guard still live: by kind)
+                t += 4 * (1 + self.suit[o] * 8 + self.rank[o])
             if t not in seen:
                 seen.add(t)
                 out.append(o)
