@@ -36,8 +36,8 @@ GROUPS = [(0, p) for p in (2, 3, 4, 5, 6)] + [(1, p) for p in (2, 3, 4)] + [(2, 
 # hanab.live ids: Rainbow, Pink, White, Brown, Dark Rainbow, Null, Muddy Rainbow (5 Suits)
 FAMILIES = [(vid, p) for vid in (16, 107, 22, 70, 23, 181, 161) for p in (2, 3, 4)]
 # hanab.live ids: Throw It in a Hole, Clue Starved, Alternating Clues, Alternating Clues &
-# White (where the rule binds), Reversed (5 Suits)
-RULES = [(vid, p) for vid in (280, 52, 284, 1255, 1343) for p in (2, 3, 4)]
+# White (where the rule binds), Reversed, Up or Down, Sudoku (5 Suits)
+RULES = [(vid, p) for vid in (280, 52, 284, 1255, 1343, 24, 2072) for p in (2, 3, 4)]
 
 
 def main(argv=None):

@@ -11,23 +11,16 @@ start. Fix them, and each game is an ordinary one with its ranks read another wa
   wrapping from N to 1. Every start is another rank (as many ranks as suits): N! fixings,
   fewer once stacks have started.
 
-The argument (docs/variants.md, "Solving Up or Down and Sudoku"), which makes the maximum
-over the fixings an upper bound and their lines real lines:
-
-1. A card that plays in a fixed game plays in the real game in the same position
-   (the fixed game follows one of the ways the real stacks can go), and it moves the real
-   stack the same way. A misplay in the real game is a misplay in every fixed game.
-2. Take any line of the real game and fix each stack the way it went in that line (an
-   unstarted stack any way left). Its plays are plays of that fixed game, its misplays
-   misplays, its clues and discards the same; the fixed game ends no later with no lower
-   score (hanab.live's own ends stop a game only when nothing more can be scored, and
-   whatever the line scores later is in the fixed game's reach). So the fixed game's
-   maximum is at least the line's score: the maximum over the fixings bounds the real one.
-3. The other way, a fixed game's line is a real line unless it misplays a card the real
-   game would play (a 5 on an empty stack fixed to go up, a 4 on a START card, in Sudoku a
-   rank no started stack began with on an empty stack): the line is replayed in the real
-   engine (:func:`to_real`), and only its replayed score counts. When it falls short of the
-   fixed game's maximum, the two bounds stay apart and the answer says so.
+The argument (docs/variants.md, "Solving Up or Down and Sudoku"): a card that plays in
+a fixed game plays in the real game, and every real line is a line of the fixed game that
+builds the stacks its way, so the best over the fixings bounds the real maximum. A fixed
+game's misplay of a card the real game would play (a 5 on an empty stack fixed to go up; in
+Sudoku a rank no started stack began with, on an empty stack) is guarded, forbidden
+(:func:`guards`), so the fixed games' lines are real lines, replayed in the real engine
+(:func:`to_real`) before they are reported. Sudoku's guards forbid exactly those misplays;
+Up or Down's forbid one more (a 4 on a stack of height 1 going up: on a START card the
+real game would play it, on a 1 not), so there the bounds come from the fixed games
+without guards.
 """
 from __future__ import annotations
 

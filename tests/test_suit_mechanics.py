@@ -186,6 +186,8 @@ def test_split_solve_matches_brute_force(mechanic, seed, where):
         sol = solve(st, engine=engine)
         assert (sol.max_score, sol.upper_bound) == (want, want), engine
         assert_line_scores(st, sol.actions, want)
+        if engine == "portfolio":  # proved: perfect, or every fixing bounded (a named bound or two methods)
+            assert sol.exact and sol.proof.kind in ("perfect", "split"), sol.proof
     best = {True: -1, False: -1}
     for f in split.fixings(st):
         for guarded in (True, False):
