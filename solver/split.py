@@ -89,14 +89,13 @@ def guards(game: Game, fixing: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
       stack fixed to start at r (its owner; none if no stack is) is empty: exactly the
       real game's rule (r is no started stack's start)."""
     out = []
-    for c in game.deck:
+    for c, h in zip(game.deck, heights(game, fixing)):
         top = game.max_rank[c.suit]
         f = fixing[c.suit]
         if game.up_or_down:
             if c.rank == START_RANK:
                 out.append((-1, -1))
                 continue
-            h = c.rank if f == UP else top + 1 - c.rank
             out.append((0, -1) if h == top else (1, -1) if h == top - 1 else (-1, -1))
         elif c.rank == f:
             out.append((-1, -1))

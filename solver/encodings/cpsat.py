@@ -1267,6 +1267,12 @@ def cpsat_max(
         stats["wall_time"] = time.perf_counter() - t_start
         return CpsatResult(status, score, upper, actions, stats)
 
+    def no_line():
+        """A game with fixed stacks (solver.split) may have no line at all: every one meets
+        a position with no legal action (a dead end of that game)."""
+        return result("optimal", -1, -1, [], "cpsat: no line, every one meets a position with no legal action "
+                      "in the game with fixed stacks")
+
     if state.over:
         return result("optimal", state.score, state.score, [], "the game is over")
 
@@ -1348,9 +1354,8 @@ def cpsat_max(
                 actions, end = _replay(state, seed)
                 return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
             if upper < 0:
-                if state.game.guarded:  # (as below)
-                    return result("optimal", -1, -1, [], "cpsat: no line, every one meets a position with no "
-                                  "legal action in the game with fixed stacks")
+                if state.game.guarded:
+                    return no_line()
                 raise EncodingError("no line at all", deck=deck_text(state), method="cpsat")
         if (left() is not None and left() <= 0) or (dtime[0] is not None and dtime[0] <= 0):
             return fallback(upper)
@@ -1359,9 +1364,8 @@ def cpsat_max(
     enc, code, solver = run(seed_score + 1 if seed is not None else 0, upper, True)
     if code == cp_model.INFEASIBLE:
         if seed is None:  # every legal line up to U is a solution without a seed
-            if state.game.guarded:  # (a game with fixed stacks, solver.split: dead ends are possible)
-                return result("optimal", -1, -1, [], "cpsat: no line, every one meets a position with no legal "
-                              "action in the game with fixed stacks")
+            if state.game.guarded:
+                return no_line()
             raise EncodingError("the model without a seed is infeasible", deck=deck_text(state), method="cpsat")
         actions, end = _replay(state, seed)
         return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")

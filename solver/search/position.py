@@ -47,7 +47,7 @@ class Position:
         "score", "deck_plays", "empty_clues", "keep_stacks", "perfect", "_undo",
         "over", "final_score", "next_pos", "last_pos", "slots", "site_end", "top", "touch", "all_touch",
         "discard_at_max", "late_memo", "clue_cost", "stack_token", "alternating", "last_clue", "tkind",
-        "free_color", "free_rank", "guarded", "guard_h", "guard_owner",
+        "free_color", "free_rank", "guarded", "guard_h", "guard_owner", "guard_top",
     )
     game: Game
     n: int  # players
@@ -97,6 +97,7 @@ class Position:
     guarded: bool
     guard_h: tuple[int, ...]
     guard_owner: tuple[int, ...]
+    guard_top: list[int]  # per suit, its cards' highest guard height (-1: none)
 
     def __init__(self, state: State) -> None:
         g: Game = state.game
@@ -119,6 +120,9 @@ class Position:
         self.guarded = g.guarded
         self.guard_h = g.guard_height
         self.guard_owner = g.guard_owner
+        self.guard_top = [-1] * g.variant.num_suits
+        for o, gh in enumerate(g.guard_height):
+            self.guard_top[g.suit_of[o]] = max(self.guard_top[g.suit_of[o]], gh)
         self.discard_at_max = g.discard_at_max  # inverted suits: a discard is legal at max tokens
         self.strike_limit = g.strike_limit
         self.deck_plays = g.rules.deck_plays
@@ -223,8 +227,8 @@ class Position:
         heights (stacks only grow; Sudoku: a stack is empty, Up or Down: one is at most 1)."""
         if not self.guarded:
             return False
-        for o in range(self.deck_len):
-            if self.stacks[self.suit[o]] <= self.guard_h[o]:
+        for s in range(self.nsuits):
+            if self.stacks[s] <= self.guard_top[s]:
                 return True
         return False
 
