@@ -1,0 +1,259 @@
+"""Endgame chances (solver.chances) against the truth: a brute force over every draw
+(chance_oracle.py, the engine alone), the deck-known solver over every order of the pile,
+closed forms and invariants."""
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from chance_oracle import ChanceOracle  # noqa: E402
+from test_solve import random_case, random_prefix  # noqa: E402
+
+import solver  # noqa: E402
+from solver.chances import chances, unsupported_reason  # noqa: E402
+from solver.chances.build import position_of  # noqa: E402
+from solver.chances.kernel import ChanceSearch  # noqa: E402
+from solver.errors import MalformedError, UnknownOptionError  # noqa: E402
+from solver.game import Card, Game, Rules, State, custom_variant, replay  # noqa: E402
+
+from tinyvariants import random_tiny_game  # noqa: E402
+
+MECHANICS = ("null", "inverted", "starved", "hole", "reversed")
+
+
+def endgame(seed: int, *, mechanic: str | None = None, max_left: int = 5) -> State:
+    """A random tiny game the chance search takes, some moves in, not over."""
+    rng = random.Random(seed)
+    while True:
+        if mechanic is None:
+            case = random_case(rng, max_cards=9)
+            case.deck_plays = False
+            state, _ = case.positions()
+        else:
+            state, _ = random_tiny_game(rng, mechanic, max_cards=9)
+            if unsupported_reason(state.game):
+                continue
+        random_prefix(rng, state, stop_deck_left=rng.randint(0, max_left))
+        if not state.over:
+            return state
+
+
+def value_of(count) -> Fraction:
+    assert count is not None and count.exact
+    return count.value
+
+
+def check_against_oracle(state: State, objective: str, target: int | None) -> None:
+    r = chances(state, target=target, objective=objective, clairvoyant=False)
+    oracle = ChanceOracle(r.target, objective)
+    truth = oracle.moves(state)
+    grouped = [a for m in r.moves for a in m.actions]
+    assert sorted(grouped, key=repr) == sorted(truth, key=repr), "every legal action in exactly one group"
+    for m in r.moves:
+        got = value_of(m.win if objective == "win" else m.score)
+        for a in m.actions:
+            assert truth[a] == got, (m.text, a)
+    root = r.win if objective == "win" else r.score
+    assert value_of(root) == max(truth.values())
+    assert r.best and all(value_of(m.win if objective == "win" else m.score) == max(truth.values()) for m in r.best)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_every_move_matches_the_brute_force(seed):
+    rng = random.Random(1000 + seed)
+    state = endgame(seed, max_left=4)
+    objective = rng.choice(["win", "score"])
+    target = rng.randint(state.score, max(state.score, state.max_reachable())) if objective == "win" else None
+    check_against_oracle(state, objective, target)
+
+
+@pytest.mark.parametrize("mechanic,seed", [(m, s) for m in MECHANICS for s in range(8)])
+def test_site_mechanics_match_the_brute_force(mechanic, seed):
+    state = endgame(seed, mechanic=mechanic)
+    objective = "win" if seed % 2 else "score"
+    check_against_oracle(state, objective, None)
+
+
+def clairvoyant_by_solve(state: State, target: int, objective: str) -> Fraction:
+    """The mean over every order of the pile of the deck-known maximum (solver.solve)."""
+    g = state.game
+    pile = list(g.deck[state.next_draw:])
+    total = Fraction(0)
+    orders = list(itertools.permutations(range(len(pile))))
+    for perm in orders:
+        deck = list(g.deck[:state.next_draw]) + [pile[i] for i in perm]
+        g2 = Game(g.rules, g.num_players, deck, names=g.names, starting_player=g.starting_player)
+        sol = solver.solve(replay(g2, state.history), timeout=30)
+        assert sol.exact
+        total += (1 if sol.max_score >= target else 0) if objective == "win" else sol.max_score
+    return total / len(orders)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_clairvoyant_value_is_the_mean_of_the_deck_known_maximum_and_bounds_the_value(seed):
+    state = endgame(500 + seed, max_left=4)
+    objective = "win" if seed % 2 else "score"
+    r = chances(state, objective=objective)
+    clair = r.clairvoyant_win if objective == "win" else r.clairvoyant_score
+    truth = clairvoyant_by_solve(state, r.target, objective)
+    assert value_of(clair) == truth
+    assert value_of(r.win if objective == "win" else r.score) <= truth
+    # per move: the value after it never exceeds the clairvoyant value after it
+    for m in r.moves:
+        after = state.copy()
+        after.apply(m.action)
+        if after.over:
+            continue
+        rr = chances(after, target=r.target, objective=objective)
+        c = rr.clairvoyant_win if objective == "win" else rr.clairvoyant_score
+        assert value_of(m.win if objective == "win" else m.score) <= value_of(c)
+
+
+def no_variant_endgame(seed: str, players: int, left: int) -> State:
+    game = solver.game_from_seed(f"p{players}v0s{seed}")
+    state = game.initial_state()
+    line, _ = solver.greedy_line(state)
+    for a in line:
+        if state.deck_left <= left:
+            break
+        state.apply(a)
+    return state
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (5, 4)])
+def test_with_at_most_one_card_left_the_value_is_the_deck_known_one(players, seed):
+    for left in (1, 0):
+        state = no_variant_endgame(str(seed), players, left)
+        if state.over:
+            continue
+        r = chances(state, objective="score", clairvoyant=False)
+        sol = solver.solve(state, timeout=60)
+        assert sol.exact
+        assert value_of(r.score) == sol.max_score
+        rw = chances(state, target=sol.max_score, clairvoyant=False)
+        assert value_of(rw.win) == 1
+
+
+def needed_card_state(k: int) -> State:
+    """One suit, ranks 1 and 2: one 1 and k + 1 copies of the 2; two players of one card,
+    both holding a 2; the pile (k cards) holds the 1 and k - 1 twos. Whoever draws the 1
+    plays it at their next turn and the other then plays a 2 - unless the 1 is the last
+    card drawn: then the other player's last turn comes before it is played."""
+    variant = custom_variant({"suits": 1, "ranks": [1] + [2] * (k + 1), "handSize": 1, "clueTokens": 2,
+                              "strikes": 3})
+    deck = [Card(0, 2), Card(0, 2), Card(0, 1)] + [Card(0, 2)] * (k - 1)
+    return Game(Rules(variant), 2, deck).initial_state()
+
+
+@pytest.mark.parametrize("k", range(2, 7))
+def test_closed_form_one_needed_card_among_k_lost_when_drawn_last(k):
+    state = needed_card_state(k)
+    assert state.deck_left == k
+    r = chances(state, clairvoyant=True)
+    assert r.target == 2
+    assert value_of(r.win) == Fraction(k - 1, k)
+    assert r.win.lo == (k - 1) * r.win.den // k and r.win.den == r.orders
+    assert value_of(r.win) == ChanceOracle(2, "win").value(state)
+    # knowing the order does not help: the 1 drawn last is lost whatever the team does
+    assert value_of(r.clairvoyant_win) == Fraction(k - 1, k)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_fewer_strikes_are_never_worse(seed):
+    k = 0
+    while True:  # an endgame where one more strike does not end the game
+        fewer = endgame(2000 + 100 * seed + k)
+        if fewer.strikes + 1 < fewer.game.strike_limit:
+            break
+        k += 1
+    more = fewer.copy()
+    more.strikes += 1
+    for objective in ("win", "score"):
+        a = chances(fewer, objective=objective, clairvoyant=False)
+        b = chances(more, target=a.target, objective=objective, clairvoyant=False)
+        assert value_of(a.win if objective == "win" else a.score) >= value_of(b.win if objective == "win" else b.score)
+
+
+def relabelled(state: State, perm: list[int]) -> State:
+    """The same game with suit i renamed perm[i] (the deck's cards and the history's clues
+    remapped: a clue is replaced by the relabelled game's first legal clue, as good as any)."""
+    g = state.game
+    deck = [Card(perm[c.suit], c.rank) for c in g.deck]
+    g2 = Game(g.rules, g.num_players, deck, names=g.names, starting_player=g.starting_player)
+    s2 = g2.initial_state()
+    for a in state.history:
+        s2.apply(s2.first_clue() if a.is_clue else a)
+    return s2
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_relabelling_suits_changes_nothing(seed):
+    rng = random.Random(seed)
+    state = endgame(3000 + seed)
+    n = state.game.variant.num_suits
+    perm = list(range(n))
+    rng.shuffle(perm)
+    other = relabelled(state, perm)
+    for objective in ("win", "score"):
+        a = chances(state, objective=objective, clairvoyant=False)
+        b = chances(other, target=a.target, objective=objective, clairvoyant=False)
+        assert (a.win, a.score) == (b.win, b.score)
+        def values(r):
+            return sorted((m.win.lo, m.win.hi) if m.win else (m.score.lo, m.score.hi) for m in r.moves)
+
+        assert values(a) == values(b)
+
+
+def test_a_small_budget_gives_an_interval_holding_the_exact_value():
+    state = no_variant_endgame("3", 3, 7)
+    exact = chances(state, objective="both", clairvoyant=False)
+    assert exact.exact
+    for budget in (1, 5, 30, 200):
+        cut = chances(state, objective="both", budget=budget, clairvoyant=False)
+        for c, e in ((cut.win, exact.win), (cut.score, exact.score)):
+            assert c is not None and e is not None
+            assert c.lo <= e.lo <= c.hi and 0 <= c.lo and c.hi <= c.den * state.game.perfect_score
+        by_text = {m.actions: m for m in exact.moves}
+        for m in cut.moves:
+            e = by_text[m.actions]
+            assert m.win.lo <= e.win.lo <= m.win.hi
+
+
+def test_counts_are_integers_over_the_orders_of_the_pile():
+    state = no_variant_endgame("5", 2, 6)
+    r = chances(state, objective="both", clairvoyant=False)
+    assert r.orders == 720 and r.deck_left == 6
+    for m in r.moves:
+        for c in (m.win, m.score):
+            assert isinstance(c.lo, int) and isinstance(c.hi, int) and c.den == 720
+            assert 0 <= c.lo <= c.hi
+        assert m.win.hi <= 720
+
+
+def test_the_position_is_restored_after_a_search():
+    state = no_variant_endgame("7", 4, 6)
+    pos = position_of(state)
+    before = (pos.key(), list(pos.cnt), list(pos.reach), pos.top, pos.dn)
+    s = ChanceSearch(pos, 0, state.max_reachable(), 10_000)
+    s.decide(-1, 10 ** 9)
+    assert (pos.key(), list(pos.cnt), list(pos.reach), pos.top, pos.dn) == before
+
+
+def test_bad_input():
+    state = no_variant_endgame("1", 2, 5)
+    with pytest.raises(UnknownOptionError):
+        chances(state, objective="fun")
+    with pytest.raises(MalformedError, match="target"):
+        chances(state, target=26)
+    with pytest.raises(MalformedError, match="budget"):
+        chances(state, budget=0)
+    g = solver.game_from_seed("p3v24s7")  # Up or Down
+    with pytest.raises(MalformedError, match="not supported"):
+        chances(g.initial_state())
