@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment and install the project into it.
 # VENV picks the folder (default .venv); FRESH=1 recreates it. The install compiles the
-# search kernels (Hanabi's and Hand's) with mypyc (setup.py) unless HANABI_NO_COMPILE=1; a
+# search kernels (Hanabi's, Hand's and the chance search's) with mypyc (setup.py) unless HANABI_NO_COMPILE=1; a
 # later run rebuilds them when a kernel's source has changed since (until then the pure
 # source runs).
 set -euo pipefail
@@ -14,7 +14,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 # what the compiled kernels are built from: the build script and the kernels' source
 kernel_src=$(cat setup.py solver/search/_stamp.py solver/search/{position,bounds,dfs,relaxed}.py \
-    solver/handsolve/{tables,search,budget}.py | sha256sum)
+    solver/handsolve/{tables,search,budget}.py solver/chances/{position,search}.py | sha256sum)
 tried="$VENV/.kernel-tried"  # the kernel_src of the last build attempt (one attempt per source)
 stamp="$VENV/.installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
@@ -29,12 +29,13 @@ fi
 # Quick when nothing changed.
 if [ "${HANABI_NO_COMPILE:-0}" != 1 ]; then
     current='import sys; from solver.search import kernel; from solver.handsolve import kernel as hk
-sys.exit(kernel.compiled_kernel()[0] is None or hk.compiled_kernel()[0] is None)'
-    if ! HANABI_KERNEL=pure HAND_KERNEL=pure "$VENV/bin/python" -c "$current" && [ "$(cat "$tried" 2>/dev/null)" != "$kernel_src" ]; then
+from solver.chances import kernel as ck
+sys.exit(kernel.compiled_kernel()[0] is None or hk.compiled_kernel()[0] is None or ck.compiled_kernel()[0] is None)'
+    if ! HANABI_KERNEL=pure HAND_KERNEL=pure CHANCES_KERNEL=pure "$VENV/bin/python" -c "$current" && [ "$(cat "$tried" 2>/dev/null)" != "$kernel_src" ]; then
         echo "setup.sh: compiling the search kernels with mypyc (its source changed; about a minute)" >&2
         "$VENV/bin/python" -m pip install -q --no-deps -e .
         echo "$kernel_src" > "$tried"
-        if ! HANABI_KERNEL=pure HAND_KERNEL=pure "$VENV/bin/python" -c "$current"; then
+        if ! HANABI_KERNEL=pure HAND_KERNEL=pure CHANCES_KERNEL=pure "$VENV/bin/python" -c "$current"; then
             echo "setup.sh: the compiled kernels could not be built (pip install -v -e . says why); the pure one runs" >&2
         fi
     fi

@@ -94,17 +94,27 @@ class Chances:
 
     @property
     def exact(self) -> bool:
-        return all(c is None or c.exact for c in (self.win, self.score)) and all(
-            c is None or c.exact for m in self.moves for c in (m.win, m.score))
+        """The position's value (each objective's) is exact."""
+        return all(c is None or c.exact for c in (self.win, self.score))
+
+    @property
+    def moves_exact(self) -> bool:
+        """Every move's value is exact too."""
+        return all(c is None or c.exact for m in self.moves for c in (m.win, m.score))
 
     @property
     def best(self) -> tuple[MoveChance, ...]:
-        """The moves with the best value (the win count first, then the score), when every
-        value is exact; () otherwise."""
+        """The best moves: exactly the position's value (the win count first, then, among
+        those, the score when it was asked for); () when the position's value is not exact."""
         if not self.exact or not self.moves:
             return ()
-        key = _rank_key(self.moves[0])
-        return tuple(m for m in self.moves if _rank_key(m) == key)
+        out = self.moves
+        if self.win is not None:
+            out = tuple(m for m in out if m.win is not None and m.win.exact and m.win.lo == self.win.lo)
+        if self.score is not None:
+            top = max((m.score.lo for m in out if m.score is not None and m.score.exact), default=None)
+            out = tuple(m for m in out if m.score is not None and m.score.exact and m.score.lo == top)
+        return out
 
 
 def _rank_key(m: MoveChance) -> tuple[int, int, int, int]:
@@ -182,11 +192,7 @@ def chances(state: State, target: int | None = None, objective: str = "win", bud
     groups = [] if state.over else _groups(state, pos)
     results: dict[int, list[Count]] = {o: [] for o in objs}
     for o in objs:
-        s = searches[o]
-        top = fact[D] * (1 if o == WIN else g.perfect_score)
-        for (kind, i), _ in groups:
-            lo, hi = s.child(kind, i, -1, top + 1)
-            results[o].append(Count(lo, hi, fact[D]))
+        results[o] = _root(searches[o], [m for m, _ in groups], fact[D] * (1 if o == WIN else g.perfect_score), budget)
     moves = []
     for k, (_, acts) in enumerate(groups):
         moves.append(MoveChance(tuple(acts), _text(state, acts),
@@ -207,6 +213,27 @@ def chances(state: State, target: int | None = None, objective: str = "win", bud
         cw, cs, note = _clairvoyant(state, pos, tgt, objs, budget, clairvoyant_limit)
     return Chances(state.turn, tgt, objective, D, pile, fact[D], tuple(moves), root.get(WIN), root.get(SCORE),
                    cw, cs, note, sum(s.nodes for s in searches.values()))
+
+
+def _root(s: ChanceSearch, ms: list[tuple[int, int]], top: int, budget: int) -> list[Count]:
+    """Every root move's value: first the position's value (each move searched for whether
+    it beats the best so far: the others fail low, cheaply), then, on a second budget of the
+    same size, each move not yet exact searched on its own. Past a budget, intervals."""
+    den = s.fact[s.pos.dn]
+    vals: list[tuple[int, int]] = []
+    best = -1
+    for kind, i in ms:
+        lo, hi = s.child(kind, i, best, top + 1)
+        vals.append((lo, hi))
+        if lo == hi and lo > best:
+            best = lo
+    s.exhausted = False
+    s.budget = s.nodes + budget
+    for k, (kind, i) in enumerate(ms):
+        if vals[k][0] < vals[k][1]:
+            lo, hi = s.child(kind, i, -1, top + 1)
+            vals[k] = (max(lo, vals[k][0]), min(hi, vals[k][1]))
+    return [Count(lo, hi, den) for lo, hi in vals]
 
 
 def _orders(counts: dict[int, int]) -> int:

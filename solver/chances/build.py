@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import MalformedError
 from ..game import DISCARD, PLAY, Action, Game, State
-from .position import CLUE, ChancePos, Facts
+from .kernel import CLUE, ChancePos, Facts
 
 
 def unsupported_reason(game: Game) -> str | None:

@@ -23,12 +23,17 @@ GROUP_NAME = COMPILED_PACKAGE + ".native"
 HAND_SOURCE = "solver/handsolve"
 HAND_MODULES = ("tables", "search")
 HAND_PACKAGE = COMPILED_PACKAGE + ".hand"
+# the chance search's modules (solver/chances/NAME.py), compiled into solver/_kernel/chances/NAME
+CHANCES_SOURCE = "solver/chances"
+CHANCES_MODULES = ("position", "search")
+CHANCES_PACKAGE = COMPILED_PACKAGE + ".chances"
 # every compiled kernel: (its source folder, relative to the project; its modules; the
 # package of its compiled copies), all compiled together (one shared library,
 # solver/_kernel/native__mypyc)
 KERNELS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("solver/search", KERNEL_MODULES, COMPILED_PACKAGE),
     (HAND_SOURCE, HAND_MODULES, HAND_PACKAGE),
+    (CHANCES_SOURCE, CHANCES_MODULES, CHANCES_PACKAGE),
 )
 
 
