@@ -236,8 +236,9 @@ def score_text(sol, perfect: int, engine: str) -> str:
 
 def _register_more():
     from .analysis.cli import COMMANDS
+    from .chances.cli import COMMANDS as CHANCE_COMMANDS
 
-    for command in COMMANDS:
+    for command in COMMANDS + CHANCE_COMMANDS:
         cli.add_command(command)
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import MalformedError, UnknownOptionError
-from ..game import Action, State
+from ..game import PLAY, Action, State
 from .build import move_of, position_of
 from .kernel import SCORE, WIN, ChancePos, ChanceSearch, move_order
 
@@ -53,8 +53,8 @@ class Count:
             return {"num": f.numerator, "den": f.denominator, "value": float(f)}
 
         if self.exact:
-            return {"exact": True, **frac(self.lo)}
-        return {"exact": False, "lo": frac(self.lo), "hi": frac(self.hi)}
+            return {"exact": True, **frac(self.lo), "count": self.lo, "of": self.den}
+        return {"exact": False, "lo": frac(self.lo), "hi": frac(self.hi), "count": [self.lo, self.hi], "of": self.den}
 
 
 @dataclass(frozen=True)
@@ -150,10 +150,10 @@ def _text(state: State, actions: list[Action]) -> str:
     a = actions[0]
     if a.is_clue:
         return "any clue" if len(actions) == 1 else f"any clue ({len(actions)} alike)"
-    verb = "play" if a.kind == 0 else "discard"
+    verb = "discard" if a.kind != PLAY else "play" if state.is_playable(a.target) else "misplay"
     cards = sorted({g.deck[x.target].to_str(g.variant) for x in actions})
     if len(actions) == 1:
-        return a.describe(g)
+        return f"{verb} {cards[0]} (#{a.target})"
     return f"{verb} {' or '.join(cards)} ({len(actions)} alike)"
 
 
@@ -300,17 +300,14 @@ def _clairvoyant(state: State, pos: ChancePos, target: int, objs: list[int], bud
     for k in counts.values():
         weight *= fact[k]
     totals = {o: [0, 0] for o in objs}
-    used = 0
+    searches = {o: ChanceSearch(pos, o, target, budget, seq=[0]) for o in objs}  # one table per objective
     for seq in _sequences(counts):
         t = iter(trash)
         real = [next(t) if c < 0 else c for c in seq]
         for o in objs:
-            s = ChanceSearch(pos, o, target, max(1, budget - used), seq=real)
-            if state.over:
-                lo = hi = s.terminal()
-            else:
-                lo, hi = s.decide(-1, fact[D] * (1 if o == WIN else state.game.perfect_score) + 1)
-            used += s.nodes
+            s = searches[o]
+            s.seq = real
+            lo, hi = s.decide(-1, fact[D] * (1 if o == WIN else state.game.perfect_score) + 1)
             totals[o][0] += weight * lo // fact[D]
             totals[o][1] += weight * hi // fact[D]
     # each order's value is in units of D! (every order counted as that one): divided back

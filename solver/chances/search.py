@@ -201,13 +201,22 @@ class ChanceSearch:
             return 0, (full if pos.bound() >= self.target else 0)
         return (pos.score * full if keep else 0), pos.bound() * full
 
+    def key(self) -> bytes:
+        """The table's key: the position's, and with the order known the cards still to come
+        in order (one table then serves every order: positions with the same cards to come
+        meet across them)."""
+        if self.seq:
+            return self.pos.key() + bytes(self.seq[len(self.seq) - self.pos.dn:])
+        return self.pos.key()
+
     def bounds(self) -> tuple[int, int]:
         """The static bounds narrowed by the table."""
         lo, hi = self.static()
         if lo < hi:
-            e = self.tt.get(self.pos.key())
+            key = self.key()
+            e = self.tt.get(key)
             if e is None:
-                e = self.old.get(self.pos.key())
+                e = self.old.get(key)
             if e is not None:
                 lo = max(lo, e[0])
                 hi = min(hi, e[1])
@@ -226,7 +235,7 @@ class ChanceSearch:
         lo, hi = self.static()
         if lo >= hi:
             return lo, hi
-        key = pos.key()
+        key = self.key()
         e = self.tt.get(key)
         if e is None:
             e = self.old.get(key)
