@@ -106,14 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     players = [int(x) for x in a.players.split(",")]
     jobs = [(p, s, a.left2 if p == 2 else a.left, a.nodes) for p in players for s in range(1, a.seeds + 1)]
+    from solver.chances import kernel  # (imported before the workers fork: they all run this one)
+    print(f"{getattr(kernel, 'describe', lambda: 'chances kernel')()}; {a.jobs} workers", flush=True)
     w0 = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(a.jobs, maxtasksperchild=20) as pool:
         rows = pool.map(one, jobs, chunksize=1)
     wall = time.perf_counter() - w0
     if a.json:
         Path(a.json).write_text(json.dumps(rows))
-    from solver.chances import kernel
-    print(f"{getattr(kernel, 'describe', lambda: 'chances kernel')()}; {a.jobs} workers, wall {wall:.1f} s")
+    print(f"wall {wall:.1f} s")
     print(report(rows, f"this version ({revision(ROOT)})"))
     if a.compare:
         argv2 = ["--seeds", str(a.seeds), "--players", a.players, "--left", str(a.left), "--left2", str(a.left2),

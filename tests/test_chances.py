@@ -4,6 +4,7 @@ closed forms and invariants."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import sys
 from fractions import Fraction
@@ -34,7 +35,6 @@ def endgame(seed: int, *, mechanic: str | None = None, max_left: int = 5) -> Sta
     while True:
         if mechanic is None:
             case = random_case(rng, max_cards=9)
-            case.deck_plays = False
             state, _ = case.positions()
         else:
             state, _ = random_tiny_game(rng, mechanic, max_cards=9)
@@ -257,3 +257,63 @@ def test_bad_input():
     g = solver.game_from_seed("p3v24s7")  # Up or Down
     with pytest.raises(MalformedError, match="not supported"):
         chances(g.initial_state())
+
+
+# ---------------------------------------------------------------- the command line
+def test_cli_text_and_json_agree_with_the_api():
+    from conftest import run_cli
+
+    res = run_cli("chances", "--seed", "p5v0s9", "--left", "6", "--objective", "win", "--no-clairvoyant")
+    assert res.exit_code == 0, res.output
+    state = no_variant_endgame("9", 5, 6)
+    r = chances(state, objective="win", clairvoyant=False)
+    assert f"wins {r.win.lo} of {r.win.den} orders" in res.stdout
+    assert "Best move:" in res.stdout
+    js = run_cli("chances", "--seed", "p5v0s9", "--left", "6", "--json")
+    assert js.exit_code == 0, js.output
+    out = json.loads(js.stdout)
+    rb = chances(state, objective="both")
+    assert out["deck_left"] == 6 and out["orders"] == 720 and out["exact"] is True
+    assert Fraction(out["win"]["num"], out["win"]["den"]) == rb.win.value
+    assert out["win"]["count"] == rb.win.lo and out["win"]["of"] == 720
+    assert len(out["moves"]) == len(rb.moves)
+    legal = state.legal_actions()
+    for m, mine in zip(out["moves"], rb.moves):
+        assert [solver.Action.from_json(a) for a in m["actions"]] == list(mine.actions)
+        assert all(solver.Action.from_json(a) in legal for a in m["actions"])
+    for i in out["best"]:
+        assert out["moves"][i]["win"]["count"] == rb.win.lo
+
+
+def test_cli_on_a_game_file_at_a_turn():
+    from conftest import real_game_files, run_cli
+
+    path = real_game_files()[0]
+    rec = solver.load_file(path)
+    n = len(rec.actions)
+    k = next(t for t in range(n + 1) if rec.state_after(t).deck_left <= 3)
+    res = run_cli("chances", str(path), "--turn", str(k), "--json", "--objective", "score")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    state = rec.state_after(k)
+    if state.over:
+        assert out["moves"] == []
+    else:
+        r = chances(state, objective="score")
+        assert Fraction(out["expected_score"]["num"], out["expected_score"]["den"]) == r.score.value
+
+
+@pytest.mark.parametrize("args,needles", [
+    (("--seed", "p3v0s1", "--left", "5", "--turn", "3"), ("only one of --turn and --left",)),
+    (("--seed", "p3v0s1", "--turn", "999"), ("--turn 999",)),
+    (("--seed", "p3v0s1", "--left", "-1"), ("--left -1",)),
+    (("--seed", "p3v0s1", "--target", "26"), ("target 26",)),
+    (("--seed", "p3v0s1", "--nodes", "0"), ("--nodes 0",)),
+    (("--seed", "p3v0s1", "--nodes", "5", "--timeout", "1"), ("only one of --nodes and --timeout",)),
+    (("--seed", "p3v0s1", "--timeout", "-1"), ("--timeout",)),
+    (("--seed", "p3v24s7",), ("not supported",)),
+])
+def test_cli_bad_input_is_one_line(args, needles):
+    from conftest import assert_clean_error, run_cli
+
+    assert_clean_error(run_cli("chances", *args), *needles)

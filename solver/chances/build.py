@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import MalformedError
 from ..game import DISCARD, PLAY, Action, Game, State
-from .kernel import CLUE, ChancePos, Facts
+from .kernel import CLUE, FROM_PILE, ChancePos, Facts
 
 
 def unsupported_reason(game: Game) -> str | None:
@@ -16,8 +16,6 @@ def unsupported_reason(game: Game) -> str | None:
                 f"played first (the deck-known solve() handles it)")
     if game.alternation_binds:
         return f"chances: {v.name!r} is not supported: Alternating Clues binds here (which clue types are left)"
-    if game.rules.deck_plays:
-        return "chances: the deck-plays rule is not supported (a play from the pile whose order is unknown)"
     if game.guarded:
         return "chances: a game with fixed stacks (solver.split) is not supported"
     return None
@@ -42,7 +40,8 @@ def facts_of(game: Game) -> Facts:
             touch[card_class(game, o)] = True
     return Facts(game.num_players, game.variant.num_suits, list(game.max_rank), game.max_clues, game.clue_cost,
                  game.stack_token, game.strike_limit, game.rules.strikeout_score == "stacks", game.perfect_score,
-                 game.site_end, game.discard_at_max, touch, game.all_touchable or game.free_clues, game.free_clues)
+                 game.site_end, game.discard_at_max, touch, game.all_touchable or game.free_clues, game.free_clues,
+                 game.rules.deck_plays)
 
 
 def position_of(state: State, facts: Facts | None = None) -> ChancePos:
@@ -67,6 +66,8 @@ def move_of(state: State, action: Action) -> tuple[int, int]:
     if action.kind not in (PLAY, DISCARD):
         raise MalformedError(f"action {action}: not a play, a discard or a clue")
     hand = state.hands[state.current]
+    if action.kind == PLAY and action.target == state.next_draw and action.target not in hand:
+        return PLAY, FROM_PILE  # (deck plays: the pile's last card)
     if action.target not in hand:
         raise MalformedError(f"action {action}: card {action.target} is not in the hand of the player to move")
     return action.kind, hand.index(action.target)

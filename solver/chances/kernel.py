@@ -18,7 +18,8 @@ import solver.search._loader as _loader
 from solver.search._stamp import CHANCES_MODULES, CHANCES_PACKAGE, CHANCES_SOURCE
 
 __all__ = ["IMPLEMENTATION", "NOTE", "Kernel", "load", "describe", "compiled_kernel", "source_hashes", "mode",
-           "position", "search", "CLUE", "DISCARD", "PLAY", "ChancePos", "Facts", "SCORE", "WIN", "ChanceSearch",
+           "position", "search", "CLUE", "DISCARD", "PLAY", "FROM_PILE", "ChancePos", "Facts", "SCORE", "WIN",
+           "ChanceSearch",
            "move_order"]
 
 SOURCE_DIR = Path(__file__).resolve().parent
@@ -68,7 +69,7 @@ def load(mode_: str | None = None) -> Kernel:
 
 if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the same)
     from . import position, search
-    from .position import CLUE, DISCARD, PLAY, ChancePos, Facts
+    from .position import CLUE, DISCARD, FROM_PILE, PLAY, ChancePos, Facts
     from .search import SCORE, WIN, ChanceSearch
     from .search import moves as move_order
 
@@ -78,6 +79,6 @@ else:
     _kernel = load()
     IMPLEMENTATION, NOTE = _kernel.implementation, _kernel.note
     position, search = _kernel.position, _kernel.search
-    CLUE, DISCARD, PLAY = position.CLUE, position.DISCARD, position.PLAY
+    CLUE, DISCARD, PLAY, FROM_PILE = position.CLUE, position.DISCARD, position.PLAY, position.FROM_PILE
     ChancePos, Facts = position.ChancePos, position.Facts
     SCORE, WIN, ChanceSearch, move_order = search.SCORE, search.WIN, search.ChanceSearch, search.moves

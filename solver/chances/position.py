@@ -30,6 +30,7 @@ from typing import Final
 PLAY: Final = 0
 DISCARD: Final = 1
 CLUE: Final = 2
+FROM_PILE: Final = -2  # a move's card index for the play of the pile's last card (deck plays)
 TRASH: Final = 0  # the key's class of trash (and of a second copy in one hand)
 UNTOUCHED: Final = 7  # the key's class of trash no clue touches (no suit has a height 7)
 SEP: Final = 255
@@ -53,10 +54,12 @@ class Facts:
     touch: list[bool]  # per class: some clue touches it
     all_touch: bool  # every card can be clued, or a clue may touch nothing
     empty_clues: bool  # a clue may touch nothing
+    deck_plays: bool  # the pile's last card may be played from the pile (it is known then)
 
     def __init__(self, n: int, nsuits: int, max_rank: list[int], max_clues: int, clue_cost: int,
                  stack_token: bool, strike_limit: int, keep_stacks: bool, perfect: int, site_end: bool,
-                 discard_at_max: bool, touch: list[bool], all_touch: bool, empty_clues: bool) -> None:
+                 discard_at_max: bool, touch: list[bool], all_touch: bool, empty_clues: bool,
+                 deck_plays: bool) -> None:
         self.n = n
         self.nsuits = nsuits
         self.max_rank = max_rank
@@ -71,6 +74,7 @@ class Facts:
         self.touch = touch
         self.all_touch = all_touch
         self.empty_clues = empty_clues
+        self.deck_plays = deck_plays
 
 
 class ChancePos:
@@ -252,9 +256,10 @@ class ChancePos:
 
     # ---- make / unmake -----------------------------------------------------
     def push(self, kind: int, i: int, draw: int) -> None:
-        """Make move ``kind`` with the mover's card at index ``i`` (-1 for a clue); a play
-        or discard then draws a card of class ``draw`` (-1: none; the pile must then be
-        empty, except for :func:`move_key`'s look at a move before its draw)."""
+        """Make move ``kind`` with the mover's card at index ``i`` (-1 for a clue,
+        ``FROM_PILE`` for the play of the pile's last card, which is known then); a play or
+        discard from the hand then draws a card of class ``draw`` (-1: none; the pile must
+        then be empty, except when a caller looks at a move before its draw)."""
         f = self.f
         me = self.cur
         hand = self.hands[me]
@@ -270,7 +275,12 @@ class ChancePos:
         if kind == CLUE:
             self.clues -= f.clue_cost
         else:
-            c = hand.pop(i)
+            if i == FROM_PILE:
+                c = self.last_card()
+                self.deck[c] -= 1
+                self.dn -= 1
+            else:
+                c = hand.pop(i)
             s = c >> 3
             r = c & 7
             self.cnt[c] -= 1
@@ -307,7 +317,7 @@ class ChancePos:
             if self.tl == 0 and not self.over:
                 self.over = True
                 self.final_score = self.score
-        elif drew and self.dn == 0:
+        elif (drew or i == FROM_PILE) and self.dn == 0:
             self.tl = self.n
         self.cur = me + 1 if me + 1 < self.n else 0
         if f.site_end and not self.over:
@@ -344,7 +354,18 @@ class ChancePos:
         self.cnt[c] += 1
         self.top += old_reach - self.reach[s]
         self.reach[s] = old_reach
-        hand.insert(i, c)
+        if i == FROM_PILE:
+            self.deck[c] += 1
+            self.dn += 1
+        else:
+            hand.insert(i, c)
+
+    def last_card(self) -> int:
+        """The class of the pile's only card (the pile holds exactly one)."""
+        for c in range(len(self.deck)):
+            if self.deck[c]:
+                return c
+        return -1
 
     # ---- bounds ------------------------------------------------------------
     def bound(self) -> int:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .position import CLUE, DISCARD, PLAY, ChancePos
+from .position import CLUE, DISCARD, FROM_PILE, PLAY, ChancePos
 
 WIN: Final = 0
 SCORE: Final = 1
@@ -44,11 +44,11 @@ DEFAULT_CAP: Final = 2_000_000  # table entries, both generations (about 200 byt
 
 
 def encode(kind: int, i: int) -> int:
-    return kind * 64 + i + 1
+    return kind * 64 + i + 2
 
 
 def decode(m: int) -> tuple[int, int]:
-    return m // 64, m % 64 - 1
+    return m // 64, m % 64 - 2
 
 
 def moves(pos: ChancePos) -> list[tuple[int, int]]:
@@ -65,6 +65,11 @@ def moves(pos: ChancePos) -> list[tuple[int, int]]:
     can_clue = pos.can_clue()
     discard_ok = pos.clues < f.max_clues or f.discard_at_max
     survive = pos.strikes + 1 < f.strike_limit
+    if f.deck_plays and pos.tl < 0 and pos.dn == 1:
+        # the pile's last card played from the pile (known: the only card left); a
+        # misplay there still ends the pile without a draw, a move of its own
+        if pos.playable(pos.last_card()) or survive:
+            res.append((PLAY, FROM_PILE))
     if not f.all_touch:
         return _moves_untouched(pos, res, can_clue, discard_ok, survive, useful)
     if pos.tl >= 0:
@@ -287,7 +292,7 @@ class ChanceSearch:
         """The value of making move ``(kind, i)``, in the units of the current position
         (orders of its ``dn`` cards)."""
         pos = self.pos
-        if kind == CLUE or pos.dn == 0:
+        if kind == CLUE or pos.dn == 0 or i == FROM_PILE:
             pos.push(kind, i, -1)
             if pos.over:
                 v = self.terminal()
