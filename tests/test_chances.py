@@ -18,12 +18,14 @@ from chance_oracle import ChanceOracle  # noqa: E402
 from test_solve import random_case, random_prefix  # noqa: E402
 
 import solver  # noqa: E402
+from solver.analysis.review import review  # noqa: E402
 from solver.chances import chances, unsupported_reason  # noqa: E402
 from solver.chances.build import position_of  # noqa: E402
 from solver.chances.kernel import ChanceSearch  # noqa: E402
 from solver.errors import MalformedError, UnknownOptionError  # noqa: E402
 from solver.game import Card, Game, Rules, State, custom_variant, replay  # noqa: E402
 
+from conftest import assert_clean_error, real_game_files, run_cli  # noqa: E402
 from tinyvariants import random_tiny_game  # noqa: E402
 
 MECHANICS = ("null", "inverted", "starved", "hole", "reversed")
@@ -261,8 +263,6 @@ def test_bad_input():
 
 # ---------------------------------------------------------------- the command line
 def test_cli_text_and_json_agree_with_the_api():
-    from conftest import run_cli
-
     res = run_cli("chances", "--seed", "p5v0s9", "--left", "6", "--objective", "win", "--no-clairvoyant")
     assert res.exit_code == 0, res.output
     state = no_variant_endgame("9", 5, 6)
@@ -286,8 +286,6 @@ def test_cli_text_and_json_agree_with_the_api():
 
 
 def test_cli_on_a_game_file_at_a_turn():
-    from conftest import real_game_files, run_cli
-
     path = real_game_files()[0]
     rec = solver.load_file(path)
     n = len(rec.actions)
@@ -314,6 +312,32 @@ def test_cli_on_a_game_file_at_a_turn():
     (("--seed", "p3v24s7",), ("not supported",)),
 ])
 def test_cli_bad_input_is_one_line(args, needles):
-    from conftest import assert_clean_error, run_cli
-
     assert_clean_error(run_cli("chances", *args), *needles)
+
+
+# ---------------------------------------------------------------- review --chances
+def test_review_with_chances_matches_the_api():
+    path = next(p for p in real_game_files() if "p5v0s198" in p.name)
+    rec = solver.load_file(path)
+    rv = review(rec, timeout=2, chances_left=6, chances_nodes=200_000)
+    assert rv.chances, rv.chances_note
+    first = rv.chances[0]
+    assert first.deck_left <= 6 and rec.state_after(first.turn - 1).deck_left > 6
+    for c in rv.chances:
+        st = rec.state_after(c.turn)
+        a = rec.actions[c.turn]
+        r = chances(st, target=first.target, objective="win", clairvoyant=False)
+        mine = next(m for m in r.moves if a in m.actions)
+        assert (c.before, c.after) == (r.win, mine.win)
+        assert c.lost == (mine.win.hi < r.win.lo)
+    res = run_cli("review", str(path), "--chances", "--chances-left", "6", "--timeout", "2", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert [c["turn"] for c in out["chances"]] == [c.turn for c in rv.chances]
+    text = run_cli("review", str(path), "--chances", "--chances-left", "6", "--timeout", "2")
+    assert f"P({first.target})" in text.stdout and "Endgame chances" in text.stdout
+
+
+def test_review_chances_left_must_not_be_negative():
+    assert_clean_error(run_cli("review", str(real_game_files()[0]), "--chances", "--chances-left", "-2"),
+                       "--chances-left -2")

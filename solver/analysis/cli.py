@@ -11,8 +11,11 @@ from typing import NoReturn
 
 import click
 
+from ..chances.cli import NODES_PER_SECOND
 from ..game import MalformedError, Rules, parse_variant
 from ..inputs import check_seconds, input_options
+
+CHANCES_LEFT = 8  # review --chances: the turns with at most this many cards in the pile (scripts/bench_chances.py)
 
 
 @click.command()
@@ -23,8 +26,13 @@ from ..inputs import check_seconds, input_options
 @click.option("--timeout", type=float, default=10.0, show_default=True,
               help="Seconds per position (a counted budget; stopped at twice that).")
 @click.option("--plot", "plot_path", help="Write the maximum-over-turns chart (PNG/SVG).")
+@click.option("--chances", "with_chances", is_flag=True,
+              help="Also the endgame's chances with the pile's order unknown: for each action made with at most "
+                   "--chances-left cards in the pile, P(target) before and after it and the best move's.")
+@click.option("--chances-left", type=int, default=CHANCES_LEFT, show_default=True,
+              help="With --chances: the most cards in the pile for a turn to be looked at.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: every turn and every drop.")
-def review(rec, actions_json, timeout, plot_path, as_json):
+def review(rec, actions_json, timeout, plot_path, with_chances, chances_left, as_json):
     """The exact maximum still reachable after every turn of a game, and the actions that
     lowered it: a game FILE, or a seed or deck with a line (--actions)."""
     from ..outputs import check_plot_path
@@ -41,9 +49,13 @@ def review(rec, actions_json, timeout, plot_path, as_json):
                                  f"input without them (--seed, --deck, a deck file)")
         rec.actions = _parse_actions(actions_json)
     rec.state_after()  # every action must be legal before any solving starts
+    if chances_left < 0:
+        raise MalformedError(f"--chances-left {chances_left}: must be 0 or more cards")
     n = len(rec.actions) + 1
     with Progress(n, "reviewing") as bar:
-        rv = run_review(rec, timeout=timeout, progress=lambda i: bar.update(1))
+        rv = run_review(rec, timeout=timeout, progress=lambda i: bar.update(1),
+                        chances_left=chances_left if with_chances else None,
+                        chances_nodes=max(1, int(timeout * NODES_PER_SECOND)))
     if plot_path:
         try:
             plot(rv, plot_path, title=f"{rec.source}: {rec.game.variant.name}, {rec.game.num_players} players")

@@ -2,8 +2,10 @@
 the actions that lowered it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..chances import DEFAULT_NODES, Count, chances, unsupported_reason
+from ..errors import SolverError
 from ..game import Action, GameRecord, State
 from ..game.links import link_or_none
 from ..portfolio import solve
@@ -41,12 +43,43 @@ class Drop:
 
 
 @dataclass
+class ChanceTurn:
+    """With the pile's order unknown (``hanabi review --chances``): the action made at
+    ``turn`` by ``player``, the chance of reaching ``target`` with the best play before it
+    (``before``) and after it (``after``: the action's own value), and the best move
+    (``best``, whose value is ``before``). Counts over the orders of the pile."""
+
+    turn: int
+    player: str
+    action: str
+    deck_left: int
+    target: int
+    before: Count
+    after: Count
+    best: str
+    best_action: Action | None
+
+    @property
+    def lost(self) -> bool:
+        """The action played was proven worse than the best move."""
+        return self.after.hi < self.before.lo
+
+    def to_json(self) -> dict:
+        return {"turn": self.turn, "player": self.player, "action": self.action, "deck_left": self.deck_left,
+                "target": self.target, "before": self.before.to_json(), "after": self.after.to_json(),
+                "best": self.best, "best_action": None if self.best_action is None else self.best_action.to_json(),
+                "lost": self.lost}
+
+
+@dataclass
 class Review:
     points: list[Point]
     drops: list[Drop]
     descriptions: list[str]  # one per action
     final_score: int
     perfect: int
+    chances: list[ChanceTurn] = field(default_factory=list)
+    chances_note: str = ""  # when --chances found no turn to look at, why
 
     def to_json(self) -> dict:
         return {
@@ -56,13 +89,20 @@ class Review:
                        "max_score": p.max_score, "upper_bound": p.upper_bound, "exact": p.exact,
                        "score": p.score, "proof_kind": p.proof_kind, "seconds": p.seconds} for p in self.points],
             "drops": [d.__dict__ for d in self.drops],
+            "chances": [c.to_json() for c in self.chances],
         }
 
 
-def review(rec: GameRecord, timeout: float | None = None, progress=None) -> Review:
+def review(rec: GameRecord, timeout: float | None = None, progress=None, *, chances_left: int | None = None,
+           chances_nodes: int = DEFAULT_NODES) -> Review:
     """Solve the position before the first action and after each action. ``timeout`` is
     per position. Every best line is replayed in the engine; a drop at action t is
-    reported with the best line's first action from the position before it."""
+    reported with the best line's first action from the position before it.
+
+    ``chances_left``: also, for each action made with at most that many cards in the pile,
+    the chance of reaching the target before and after it when the pile's order is unknown
+    (:func:`solver.chances.chances`, ``chances_nodes`` per search), the target fixed at the
+    first such turn (the most its cards allow)."""
     st = rec.game.initial_state()
     points: list[Point] = []
     descriptions: list[str] = []
@@ -91,7 +131,35 @@ def review(rec: GameRecord, timeout: float | None = None, progress=None) -> Revi
             drops.append(Drop(i - 1, g.player_name(states[i - 1].current), descriptions[i - 1].split(": ", 1)[1],
                               before.max_score, after.max_score, better,
                               certain=after.upper_bound < before.max_score, link=link))
-    return Review(points, drops, descriptions, st.score, rec.game.perfect_score)
+    rv = Review(points, drops, descriptions, st.score, rec.game.perfect_score)
+    if chances_left is not None:
+        rv.chances, rv.chances_note = _chances(rec, states, descriptions, chances_left, chances_nodes)
+    return rv
+
+
+def _chances(rec: GameRecord, states: list[State], descriptions: list[str], left: int,
+             nodes: int) -> tuple[list[ChanceTurn], str]:
+    why = unsupported_reason(rec.game)
+    if why is not None:
+        return [], why
+    out: list[ChanceTurn] = []
+    target: int | None = None
+    g = rec.game
+    for t, a in enumerate(rec.actions):
+        st = states[t]
+        if st.over or st.deck_left > left:
+            continue
+        if target is None:
+            target = st.max_reachable()
+        r = chances(st, target=target, objective="win", budget=nodes, clairvoyant=False, exact_for=[a])
+        mine = next(m for m in r.moves if a in m.actions)
+        top = r.moves[0]
+        if r.win is None or mine.win is None:  # (objective "win" gives both)
+            raise SolverError("chances: no win count for the position or the move played")
+        out.append(ChanceTurn(t, g.player_name(st.current), descriptions[t].split(": ", 1)[1], st.deck_left,
+                              target, r.win, mine.win, top.text, top.action))
+    note = "" if out else f"no action was made with at most {left} cards in the pile"
+    return out, note
 
 
 def format_text(rv: Review, rec: GameRecord) -> str:
@@ -117,6 +185,45 @@ def format_text(rv: Review, rec: GameRecord) -> str:
     else:
         lines.append(f"The maximum never fell: {p0.max_score} was still reachable at the end.")
     lines.append(f"Final score {rv.final_score}/{rv.perfect}; maximum at the deal {_fmt(p0)}.")
+    if rv.chances or rv.chances_note:
+        lines.append("")
+        lines.append(chances_text(rv))
+    return "\n".join(lines)
+
+
+def _pct(c: Count) -> str:
+    lo = f"{100 * float(c.value):.1f}%"
+    return lo if c.exact else f"{lo}..{100 * float(c.upper):.1f}%"
+
+
+def chances_text(rv: Review) -> str:
+    """The endgame's chances, one line per action: "turn 61: Bob discarded y4, P(25)
+    83.3% -> 30.0%; play r5 (#40) kept 83.3%"."""
+    if not rv.chances:
+        return f"Endgame chances: {rv.chances_note}."
+    tgt = rv.chances[0].target
+    lines = [f"Endgame chances (every hand known, the pile's order unknown; P({tgt}): the chance of reaching "
+             f"{tgt} with the best play from there):"]
+    zero_from: int | None = None
+    for k, c in enumerate(rv.chances):
+        prev = rv.chances[k - 1] if k else None
+        if prev is not None and prev.turn == c.turn - 1 and prev.after.exact and c.before.exact \
+                and prev.after.lo * c.before.den != c.before.lo * prev.after.den:
+            # the card drawn after the previous action (the only other change) moved the chance
+            lines.append(f"  the card drawn then: P({tgt}) {_pct(prev.after)} -> {_pct(c.before)}")
+        if c.before.exact and c.before.lo == 0 and not c.lost:
+            zero_from = c.turn if zero_from is None else zero_from
+            continue
+        line = f"turn {c.turn}: {c.player}: {c.action} ({c.deck_left} in the pile), P({tgt}) {_pct(c.before)}"
+        if c.lost:
+            line += f" -> {_pct(c.after)}; {c.best} kept {_pct(c.before)}"
+        elif c.after.exact and c.before.exact:
+            line += " kept (a best move)"
+        else:
+            line += f" -> {_pct(c.after)} (not decided within the budget)"
+        lines.append(line)
+    if zero_from is not None:
+        lines.append(f"from turn {zero_from} on: P({tgt}) is 0 (no order of the pile left allows {tgt})")
     return "\n".join(lines)
 
 

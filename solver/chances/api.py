@@ -10,6 +10,7 @@ team could do knowing the order — what not knowing it costs.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -166,14 +167,18 @@ def _target(state: State, target: int | None) -> int:
 
 
 def chances(state: State, target: int | None = None, objective: str = "win", budget: int = DEFAULT_NODES, *,
-            clairvoyant: bool = True, clairvoyant_limit: int = CLAIRVOYANT_LIMIT) -> Chances:
+            clairvoyant: bool = True, clairvoyant_limit: int = CLAIRVOYANT_LIMIT,
+            exact_for: Collection[Action] | None = None) -> Chances:
     """The chances of ``state`` with its pile in unknown order: per distinct move of the
     player to act, the orders (of ``D!``) in which the best play reaches ``target`` (default:
     the most the cards still allow, :meth:`State.max_reachable`) and/or the sum of the final
     scores over the orders (``objective``: "win", "score" or "both"), best move first.
     ``budget``: decision nodes each search may expand (deterministic); past it a value is an
     interval. ``clairvoyant``: also the deck-known value, searching each distinct order of
-    the pile (when there are at most ``clairvoyant_limit``)."""
+    the pile (when there are at most ``clairvoyant_limit``). ``exact_for``: the actions
+    whose moves' values must be exact (default: every move); the others may be left as
+    the bounds that showed them no better than the best (cheaper: a review needs only the
+    move played)."""
     _check_objective(objective)
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
         raise MalformedError(f"budget {budget!r}: must be a positive number of nodes")
@@ -191,8 +196,10 @@ def chances(state: State, target: int | None = None, objective: str = "win", bud
     fact = searches[objs[0]].fact
     groups = [] if state.over else _groups(state, pos)
     results: dict[int, list[Count]] = {o: [] for o in objs}
+    wanted = [True] * len(groups) if exact_for is None else [any(a in exact_for for a in acts) for _, acts in groups]
     for o in objs:
-        results[o] = _root(searches[o], [m for m, _ in groups], fact[D] * (1 if o == WIN else g.perfect_score), budget)
+        results[o] = _root(searches[o], [m for m, _ in groups], fact[D] * (1 if o == WIN else g.perfect_score), budget,
+                           wanted)
     moves = []
     for k, (_, acts) in enumerate(groups):
         moves.append(MoveChance(tuple(acts), _text(state, acts),
@@ -215,10 +222,11 @@ def chances(state: State, target: int | None = None, objective: str = "win", bud
                    cw, cs, note, sum(s.nodes for s in searches.values()))
 
 
-def _root(s: ChanceSearch, ms: list[tuple[int, int]], top: int, budget: int) -> list[Count]:
+def _root(s: ChanceSearch, ms: list[tuple[int, int]], top: int, budget: int, wanted: list[bool]) -> list[Count]:
     """Every root move's value: first the position's value (each move searched for whether
     it beats the best so far: the others fail low, cheaply), then, on a second budget of the
-    same size, each move not yet exact searched on its own. Past a budget, intervals."""
+    same size, each ``wanted`` move not yet exact searched on its own. Past a budget,
+    intervals."""
     den = s.fact[s.pos.dn]
     vals: list[tuple[int, int]] = []
     best = -1
@@ -230,7 +238,7 @@ def _root(s: ChanceSearch, ms: list[tuple[int, int]], top: int, budget: int) -> 
     s.exhausted = False
     s.budget = s.nodes + budget
     for k, (kind, i) in enumerate(ms):
-        if vals[k][0] < vals[k][1]:
+        if wanted[k] and vals[k][0] < vals[k][1]:
             lo, hi = s.child(kind, i, -1, top + 1)
             vals[k] = (max(lo, vals[k][0]), min(hi, vals[k][1]))
     return [Count(lo, hi, den) for lo, hi in vals]
