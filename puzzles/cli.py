@@ -355,3 +355,93 @@ def graph(puzzle_file, out, as_json, max_nodes):
                f"each line{along}")
     click.echo(f"  branching: {b['mean']} optimal kinds of move per position on average, at most {b['max']}")
     click.echo(f"wrote {out} ({G.graph['time']:.2f} s)")
+
+
+# ---------------------------------------------------------------- chance puzzles
+@puzzle.group("chances")
+def chance_group():
+    """Chance puzzles: the draw pile's order unknown, which move gives the best chance?"""
+
+
+@chance_group.command("generate")
+@click.option("--count", type=click.IntRange(1, 10000), default=5, show_default=True, help="How many puzzles.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
+              help="The first hanab.live seed number (p{P}v0s{seed}, then the next ones).")
+@click.option("--players", help="Player counts, in turn (default 2,3,4,5).")
+@click.option("--difficulty", type=click.Choice(("easy", "medium", "hard")), help="Keep only this difficulty.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Directory to write to.")
+@click.option("--pictures", type=click.Choice(["svg", "png"]), help="Also draw each puzzle.")
+@click.option("--gallery", is_flag=True, help="Also write README.md: the puzzles with their answers folded.")
+def chance_generate(count, seed, players, difficulty, out_dir, pictures, gallery):
+    """Generate chance puzzles from hanab.live seeds played by the greedy strategy: exactly
+    one best move among at least three, and the greedy move is not it."""
+    from .chance import gallery_text, generate, render, write_puzzle
+
+    try:
+        plist = [int(x) for x in players.split(",")] if players else None
+    except ValueError:
+        raise MalformedError(f"--players {players!r}: expected player counts like 2,3") from None
+    if plist is not None and not all(2 <= x <= 6 for x in plist):
+        raise MalformedError(f"--players {players!r}: player counts are 2 to 6")
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise MalformedError(f"{out}: cannot create: {e.strerror or e}") from None
+
+    def done(p):
+        write_puzzle(p, out / f"{p.id}.json")
+        if pictures:
+            render(p, out / f"{p.id}.{pictures}")
+        click.echo(f"{p.id}: {p.difficulty}, {p.data['question']['deck_left']} cards in the pile")
+
+    ps = generate(count, seed=seed, players=plist, difficulty=difficulty, progress=done)
+    if gallery:
+        cmd = f"hanabi puzzle chances generate --count {count} --seed {seed}" + \
+            (f" --players {players}" if players else "") + (f" --difficulty {difficulty}" if difficulty else "") + \
+            f" --out {out_dir}" + (f" --pictures {pictures}" if pictures else "") + " --gallery"
+        try:
+            (out / "README.md").write_text(gallery_text(ps, pictures, cmd))
+        except OSError as e:
+            raise MalformedError(f"{out / 'README.md'}: cannot write: {e.strerror or e}") from None
+    click.echo(f"{len(ps)} chance puzzles in {out}")
+
+
+@chance_group.command("check")
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--answer", help="A move from the position: compact (pr3, dy1, c, c1r) or a JSON list holding one "
+                               "hanab.live action.")
+@click.option("--json", "as_json", is_flag=True, help="The verdict as one JSON object.")
+def chance_check(puzzle_file, answer, as_json):
+    """Check a chance puzzle (re-solved exactly) and an answer: exit 0 valid/correct, 1
+    invalid/wrong, 2 unreadable."""
+    from .chance import check_puzzle, load_puzzle, parse_answer
+
+    p = load_puzzle(puzzle_file)
+    if answer is not None:
+        try:
+            parse_answer(answer, p.position())  # unreadable or illegal answers: exit 2 before the work
+        except ValueError as e:
+            raise MalformedError(f"--answer: {e}") from None
+    v = check_puzzle(p, answer)
+    ok = v.valid and v.answer_correct is not False
+    if as_json:
+        click.echo(json.dumps({"id": p.id, **v.to_json()}))
+    else:
+        click.echo(f"{p.id}: {'valid' if v.valid else 'INVALID'}")
+        for prob in v.problems:
+            click.echo(f"  - {prob}")
+        if v.answer_correct is not None:
+            click.echo(f"answer: {'correct' if v.answer_correct else 'wrong'}: {v.answer_message}")
+    sys.exit(0 if ok else 1)
+
+
+@chance_group.command("render")
+@click.argument("puzzle_file", metavar="PUZZLE", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="Picture file: .svg or .png.")
+def chance_render(puzzle_file, out):
+    """Draw a chance puzzle's table (the pile sorted: its order is the unknown)."""
+    from .chance import load_puzzle, render
+
+    render(load_puzzle(puzzle_file), out)
+    click.echo(f"wrote {out}")

@@ -81,12 +81,16 @@ def _critical_orders(st: State) -> set[int]:
             if st.is_critical(o, left)}
 
 
-def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
-    """The table of ``st`` as a matplotlib figure (units: a hand card is 0.9 x 1.25)."""
+def draw_position(st: State, title: str = "", subtitle: str = "", pile_order_hidden: bool = False) -> Figure:
+    """The table of ``st`` as a matplotlib figure (units: a hand card is 0.9 x 1.25).
+    ``pile_order_hidden``: the draw pile is shown sorted by suit and rank, its order being
+    the unknown (chance puzzles)."""
     g = st.game
     v = g.variant
     crit = _critical_orders(st)
     draw = list(range(st.next_draw, len(g.deck)))
+    if pile_order_hidden:
+        draw.sort(key=lambda o: (g.deck[o], o))
     trash = {o for o in [o for h in st.hands for o in h] + draw if st.is_trash(o)}
     by_suit = [sorted((o for o in st.discards if g.suit_of[o] == s), key=lambda o: (g.rank_of[o], o))
                for s in range(v.num_suits)]
@@ -171,13 +175,14 @@ def draw_position(st: State, title: str = "", subtitle: str = "") -> Figure:
                   playable=st.is_playable(o), label=f"#{o}")
     # the draw pile (next card first) and the discard pile (a row per suit)
     y = body_top - 0.1
-    ax.text(col_x, y, f"Draw pile, next card first ({len(draw)})", fontsize=10, fontweight="bold", va="top")
+    head = "Draw pile, order unknown" if pile_order_hidden else "Draw pile, next card first"
+    ax.text(col_x, y, f"{head} ({len(draw)})", fontsize=10, fontweight="bold", va="top")
     for k, o in enumerate(draw):
         row, col = divmod(k, per_row)
         c = g.deck[o]
         suit = v.suits[c.suit]
         _card(ax, col_x + col * step, y - 0.45 - sh - row * 1.05, suit, c.rank, suit.letter, scale=SMALL,
-              faded=o in trash, critical=o in crit, label=str(k + 1))
+              faded=o in trash, critical=o in crit, label=None if pile_order_hidden else str(k + 1))
     if not draw:
         ax.text(col_x, y - 0.55, "empty: this is the final round", fontsize=9, color="#666666", va="top")
     y -= 0.45 + draw_rows * 1.05 + 0.5

@@ -5,7 +5,9 @@ Positions: for each player count and seed k = 1 .. N, the No Variant deck hanab.
 for ``p{P}v0s{k}``, played by the greedy strategy until at most ``--left`` cards remain in
 the pile (``--left2`` for two players); a seed whose greedy game ends before that is
 counted as such and skipped. Each position: ``chances(state, objective="win")``, the
-target the most its cards allow, the node budget ``--nodes``, no clairvoyant value. Prints
+target the most its cards allow, the node budget ``--nodes``, no clairvoyant value: the
+position's exact P(target) (``--all-moves``: every move's exact value too, as ``hanabi
+chances`` shows them). Prints
 per player count the CPU seconds a position (median, p99, max) beside wall time, the share
 exact within 10 CPU-s, the nodes and the peak memory of a worker.
 
@@ -46,20 +48,20 @@ def position(players: int, seed: int, left: int):
     return state
 
 
-def one(job: tuple[int, int, int, int]) -> dict[str, Any]:
-    players, seed, left, nodes = job
+def one(job: tuple[int, int, int, int, bool]) -> dict[str, Any]:
+    players, seed, left, nodes, all_moves = job
     from solver.chances import chances
     state = position(players, seed, left)
     if state.over or state.deck_left > left:
         return {"players": players, "seed": seed, "skipped": True}
     t0 = time.process_time()
     w0 = time.perf_counter()
-    r = chances(state, objective="win", budget=nodes, clairvoyant=False)
+    r = chances(state, objective="win", budget=nodes, clairvoyant=False, exact_for=None if all_moves else [])
     cpu = time.process_time() - t0
     wall = time.perf_counter() - w0
     assert r.win is not None
     return {"players": players, "seed": seed, "skipped": False, "left": state.deck_left, "cpu": cpu, "wall": wall,
-            "exact": r.exact, "nodes": r.nodes, "p": [r.win.lo, r.win.hi, r.win.den],
+            "exact": r.moves_exact if all_moves else r.exact, "nodes": r.nodes, "p": [r.win.lo, r.win.hi, r.win.den],
             "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -101,11 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--left2", type=int, default=10, help="cards left for two players (default 10)")
     ap.add_argument("--nodes", type=int, default=2_000_000, help="node budget a search (default 2,000,000)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--all-moves", action="store_true", help="every move's value exact too, not only the position's")
     ap.add_argument("--compare", metavar="GITREF", help="run the same on an older version too")
     ap.add_argument("--json", metavar="FILE", help="write the rows as JSON (used by --compare)")
     a = ap.parse_args(argv)
     players = [int(x) for x in a.players.split(",")]
-    jobs = [(p, s, a.left2 if p == 2 else a.left, a.nodes) for p in players for s in range(1, a.seeds + 1)]
+    jobs = [(p, s, a.left2 if p == 2 else a.left, a.nodes, a.all_moves) for p in players for s in range(1, a.seeds + 1)]
     from solver.chances import kernel  # (imported before the workers fork: they all run this one)
     print(f"{getattr(kernel, 'describe', lambda: 'chances kernel')()}; {a.jobs} workers", flush=True)
     w0 = time.perf_counter()
@@ -115,10 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         Path(a.json).write_text(json.dumps(rows))
     print(f"wall {wall:.1f} s")
-    print(report(rows, f"this version ({revision(ROOT)})"))
+    what = "every move's value" if a.all_moves else "the position's value"
+    print(report(rows, f"this version ({revision(ROOT)}), {what}"))
     if a.compare:
         argv2 = ["--seeds", str(a.seeds), "--players", a.players, "--left", str(a.left), "--left2", str(a.left2),
-                 "--nodes", str(a.nodes), "--jobs", str(a.jobs)]
+                 "--nodes", str(a.nodes), "--jobs", str(a.jobs)] + (["--all-moves"] if a.all_moves else [])
         old = run_previous(Path(__file__).resolve().parents[1], a.compare, str(Path(__file__).resolve()), argv2,
                            pythonpath=True)
         print()
