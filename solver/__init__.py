@@ -17,6 +17,8 @@ The package-level API, as ``chess`` gives its own::
 - solving: :func:`solve` → :class:`Solution` with a :class:`Proof`; :func:`find_line`;
   :func:`solution_graph` and :func:`write_graph` (:mod:`solver.graph`); the greedy
   strategy :func:`greedy_line`;
+- endgame chances with the pile's order unknown: :func:`solver.chances.chances` (the
+  public module :mod:`solver.chances`, imported on use);
 - errors (:mod:`solver.errors`): :class:`MalformedError`, :class:`IllegalActionError`,
   :class:`UnknownOptionError`, :class:`GraphBudgetError` (all ``ValueError``), :class:`SolverError`,
   :class:`MethodsDisagreeError`, :class:`EncodingError`.

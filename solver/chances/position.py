@@ -141,16 +141,21 @@ class ChancePos:
 
     # ---- the transposition key ---------------------------------------------
     def hand_key(self, hand: list[int]) -> list[int]:
+        """The hand as the key holds it: sorted classes, trash and second copies 0 (7 for
+        untouched trash where that matters)."""
         out: list[int] = []
+        stacks = self.stacks
+        reach = self.reach
         all_touch = self.f.all_touch
-        touch = self.f.touch
         for c in hand:
-            k = c if self.useful(c) else TRASH
-            if k and k in out:
-                k = TRASH
-            if k == TRASH and not all_touch and not touch[c]:
-                k = UNTOUCHED
-            out.append(k)
+            s = c >> 3
+            r = c & 7
+            if stacks[s] < r <= reach[s] and c not in out:
+                out.append(c)
+            elif all_touch or self.f.touch[c]:
+                out.append(TRASH)
+            else:
+                out.append(UNTOUCHED)
         out.sort()
         return out
 
@@ -168,13 +173,17 @@ class ChancePos:
         untouched = 0
         deck = self.deck
         touch = self.f.touch
+        all_touch = self.f.all_touch
+        stacks = self.stacks
+        reach = self.reach
         for c in range(len(deck)):
             k = deck[c]
             if k:
-                if self.useful(c):
+                s = c >> 3
+                if stacks[s] < (c & 7) <= reach[s]:
                     b.append(c)
                     b.append(k)
-                elif self.f.all_touch or touch[c]:
+                elif all_touch or touch[c]:
                     trash += k
                 else:
                     untouched += k

@@ -214,9 +214,11 @@ class ChanceSearch:
             return self.pos.key() + bytes(self.seq[len(self.seq) - self.pos.dn:])
         return self.pos.key()
 
-    def bounds(self) -> tuple[int, int]:
-        """The static bounds narrowed by the table."""
+    def bounds(self) -> tuple[int, int, bytes]:
+        """The static bounds narrowed by the table, and the key when it was needed (else
+        empty: the static bounds alone settle the position)."""
         lo, hi = self.static()
+        key = b""
         if lo < hi:
             key = self.key()
             e = self.tt.get(key)
@@ -225,7 +227,7 @@ class ChanceSearch:
             if e is not None:
                 lo = max(lo, e[0])
                 hi = min(hi, e[1])
-        return lo, hi
+        return lo, hi, key
 
     def store(self, key: bytes, lo: int, hi: int, best: int) -> None:
         self.tt[key] = (lo, hi, best)
@@ -233,14 +235,14 @@ class ChanceSearch:
             self.old = self.tt
             self.tt = {}
 
-    def decide(self, alpha: int, beta: int) -> tuple[int, int]:
+    def decide(self, alpha: int, beta: int, known: bytes = b"") -> tuple[int, int]:
         """A decision node (the position not over): its bounds, exact unless they show it
-        at most ``alpha`` or at least ``beta``."""
+        at most ``alpha`` or at least ``beta``. ``known``: its key, when the caller has it."""
         pos = self.pos
         lo, hi = self.static()
         if lo >= hi:
             return lo, hi
-        key = self.key()
+        key = known if known else self.key()
         e = self.tt.get(key)
         if e is None:
             e = self.old.get(key)
@@ -308,6 +310,7 @@ class ChanceSearch:
         ng = len(groups)
         los: list[int] = []
         his: list[int] = []
+        keys: list[bytes] = []
         sum_lo = 0
         sum_hi = 0
         for c, w in groups:
@@ -316,15 +319,18 @@ class ChanceSearch:
                 v = self.terminal()
                 lo = v
                 hi = v
+                key = b""
             else:
-                lo, hi = self.bounds()
+                lo, hi, key = self.bounds()
             pos.pop()
             los.append(lo)
             his.append(hi)
+            keys.append(key)
             sum_lo += w * lo
             sum_hi += w * hi
-        # the heaviest outcomes first
-        order = sorted(range(ng), key=lambda j: -groups[j][1])
+        # the outcomes to search: those with the lowest upper bound first (a draw the table
+        # already knows loses some orders settles a fail-low soonest), then the heaviest
+        order = sorted(range(ng), key=lambda j: (his[j] - los[j] == 0, his[j], -groups[j][1]))
         for j in order:
             if sum_hi <= alpha or sum_lo >= beta or sum_lo == sum_hi:
                 break
@@ -338,7 +344,7 @@ class ChanceSearch:
             ca = (alpha - others_hi) // w  # the child at most ca keeps the total at most alpha
             cb = -((others_lo - beta) // w)  # the child at least cb makes it at least beta
             pos.push(kind, i, c)
-            r_lo, r_hi = self.decide(ca, cb)
+            r_lo, r_hi = self.decide(ca, cb, keys[j])
             pos.pop()
             sum_lo += w * (r_lo - lo)
             sum_hi += w * (r_hi - hi)
