@@ -316,7 +316,7 @@ def test_cli_bad_input_is_one_line(args, needles):
 
 
 # ---------------------------------------------------------------- review --chances
-def test_review_with_chances_matches_the_api():
+def test_review_with_chances_matches_the_api(tmp_path):
     path = next(p for p in real_game_files() if "p5v0s198" in p.name)
     rec = solver.load_file(path)
     rv = review(rec, timeout=2, chances_left=6, chances_nodes=200_000)
@@ -334,8 +334,10 @@ def test_review_with_chances_matches_the_api():
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert [c["turn"] for c in out["chances"]] == [c.turn for c in rv.chances]
-    text = run_cli("review", str(path), "--chances", "--chances-left", "6", "--timeout", "2")
+    text = run_cli("review", str(path), "--chances", "--chances-left", "6", "--timeout", "2",
+                   "--plot", str(tmp_path / "review.svg"))
     assert f"P({first.target})" in text.stdout and "Endgame chances" in text.stdout
+    assert f"P({first.target}), the pile" in (tmp_path / "review.svg").read_text()
 
 
 def test_review_chances_left_must_not_be_negative():

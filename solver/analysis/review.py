@@ -253,6 +253,16 @@ def plot(rv: Review, path: str, title: str = "") -> None:
     ax.set_ylim(0, rv.perfect + 1)
     ax.set_title(title or "Game review")
     ax.legend(loc="lower right", fontsize=8)
+    if rv.chances:  # --chances: the chance of the target with the pile's order unknown, on its own axis
+        ax2 = ax.twinx()
+        tgt = rv.chances[0].target
+        ax2.step([c.turn for c in rv.chances], [100 * float(c.before.value) for c in rv.chances], where="post",
+                 color="#ee7733", lw=1.5, label=f"P({tgt}), the pile's order unknown")
+        lost = [c for c in rv.chances if c.lost]
+        ax2.plot([c.turn for c in lost], [100 * float(c.after.value) for c in lost], "v", color="#ee7733")
+        ax2.set_ylim(0, 105)
+        ax2.set_ylabel(f"P({tgt}) %")
+        ax2.legend(loc="lower left", fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     try:
