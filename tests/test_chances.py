@@ -343,3 +343,23 @@ def test_review_with_chances_matches_the_api(tmp_path):
 def test_review_chances_left_must_not_be_negative():
     assert_clean_error(run_cli("review", str(real_game_files()[0]), "--chances", "--chances-left", "-2"),
                        "--chances-left -2")
+
+
+# ---------------------------------------------------------------- pure and compiled kernels
+def test_the_pure_and_the_compiled_kernel_agree():
+    from solver.chances import kernel
+
+    compiled, why = kernel.compiled_kernel()
+    if compiled is None:
+        pytest.skip(f"the compiled chances kernel is not built here: {why}")
+    pure = kernel.load("pure")
+    for seed in range(8):
+        state = endgame(4000 + seed, max_left=5)
+        target = state.max_reachable()
+        got = []
+        for k in (pure, compiled):
+            pos = position_of(state, impl=k.position)
+            s = k.search.ChanceSearch(pos, k.search.WIN if seed % 2 else k.search.SCORE, target, 10 ** 6)
+            vals = [s.child(kind, i, -1, 10 ** 12) for kind, i in k.search.moves(pos)]
+            got.append((vals, s.nodes, pos.key()))
+        assert got[0] == got[1]

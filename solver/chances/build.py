@@ -3,6 +3,8 @@ position of an engine :class:`~solver.game.State` with its pile as a multiset, a
 engine's legal actions as the search's moves."""
 from __future__ import annotations
 
+from types import ModuleType
+
 from ..errors import MalformedError
 from ..game import DISCARD, PLAY, Action, Game, State
 from .kernel import CLUE, FROM_PILE, ChancePos, Facts
@@ -32,31 +34,36 @@ def card_class(game: Game, order: int) -> int:
     return game.suit_of[order] * 8 + game.rank_of[order]
 
 
-def facts_of(game: Game) -> Facts:
+def facts_of(game: Game, impl: ModuleType | None = None) -> Facts:
+    """The fixed facts of ``game`` (``impl``: the kernel's position module to build them
+    with, default the kernel in use)."""
     nclasses = 8 * game.variant.num_suits
     touch = [False] * nclasses
     for o in range(len(game.deck)):
         if game.touchable[o]:
             touch[card_class(game, o)] = True
-    return Facts(game.num_players, game.variant.num_suits, list(game.max_rank), game.max_clues, game.clue_cost,
+    make = Facts if impl is None else impl.Facts
+    return make(game.num_players, game.variant.num_suits, list(game.max_rank), game.max_clues, game.clue_cost,
                  game.stack_token, game.strike_limit, game.rules.strikeout_score == "stacks", game.perfect_score,
                  game.site_end, game.discard_at_max, touch, game.all_touchable or game.free_clues, game.free_clues,
                  game.rules.deck_plays)
 
 
-def position_of(state: State, facts: Facts | None = None) -> ChancePos:
+def position_of(state: State, facts: Facts | None = None, impl: ModuleType | None = None) -> ChancePos:
     """The chance search's position of ``state``: its hands, and its pile as the multiset
-    of the cards not yet drawn (their order forgotten)."""
+    of the cards not yet drawn (their order forgotten). ``impl``: the kernel's position
+    module to build it with (default the kernel in use; the differential test builds both)."""
     g = state.game
     check_supported(g)
-    f = facts_of(g) if facts is None else facts
+    f = facts_of(g, impl) if facts is None else facts
     hands = [[card_class(g, o) for o in h] for h in state.hands]
     deck = [0] * (8 * g.variant.num_suits)
     for o in range(state.next_draw, len(g.deck)):
         deck[card_class(g, o)] += 1
     tl = -1 if state.turns_left is None else state.turns_left
-    return ChancePos(f, hands, deck, list(state.stacks), state.clues, state.strikes, state.current, tl,
-                     state.over, state.score if state.over else -1)
+    make = ChancePos if impl is None else impl.ChancePos
+    return make(f, hands, deck, list(state.stacks), state.clues, state.strikes, state.current, tl,
+                state.over, state.score if state.over else -1)
 
 
 def move_of(state: State, action: Action) -> tuple[int, int]:
