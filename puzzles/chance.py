@@ -22,7 +22,6 @@ from solver import game_from_seed, greedy_action, greedy_line
 from solver.chances import chances, unsupported_reason
 from solver.game import (
     Action,
-    GameRecord,
     IllegalActionError,
     MalformedError,
     State,
@@ -63,9 +62,6 @@ class ChancePuzzle:
         """The position, replayed through the engine (IllegalActionError: it does not)."""
         rec = game_from_json(self.data["game"], f"{self.id}: game")
         return rec.game.initial_state().apply_all(rec.actions, f"{self.id}: game action")
-
-    def record(self) -> GameRecord:
-        return game_from_json(self.data["game"], f"{self.id}: game")
 
 
 def question_text(st: State, target: int) -> str:
@@ -171,30 +167,15 @@ def generate(count: int, seed: int = 1, players: list[int] | None = None, min_le
 
 def render(p: ChancePuzzle, out) -> Path:
     """Draw the puzzle's table (the pile sorted: its order is the unknown) to ``.svg`` or ``.png``."""
-    import matplotlib
+    from .render import draw_position, picture_path, save_picture
 
-    from .render import draw_position
-
-    out = Path(out)
-    fmt = out.suffix.lower().lstrip(".")
-    if fmt not in ("svg", "png"):
-        raise MalformedError(f"{out}: the picture must be .svg or .png")
+    path, fmt = picture_path(out)
     st = p.position()
     g = st.game
     sub = (f"{p.id}    {g.variant.name}, {g.num_players} players    difficulty: {p.difficulty}    "
            f"{p.data['question']['orders']} orders of the pile")
-    fig = draw_position(st, p.data["question"]["text"], sub, pile_order_hidden=True)
-    try:
-        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hanabi-puzzle"}):
-            fig.savefig(out, format=fmt, dpi=110, metadata={"Date": None} if fmt == "svg" else None)
-    except OSError as e:
-        raise MalformedError(f"{out}: cannot write: {e.strerror or e}") from None
-    return out
-
-
-def _is_clue(p: ChancePuzzle) -> bool:
-    a = p.data["answer"]
-    return bool(Action.from_json(a["moves"][a["best"]]["actions"][0]).is_clue)
+    save_picture(draw_position(st, p.data["question"]["text"], sub, pile_order_hidden=True), path, fmt)
+    return path
 
 
 def gallery_text(puzzles: list[ChancePuzzle], pictures: str | None, command: str) -> str:
@@ -232,6 +213,11 @@ def gallery_text(puzzles: list[ChancePuzzle], pictures: str | None, command: str
         out.append("</details>")
         out.append("")
     return "\n".join(out)
+
+
+def _is_clue(p: ChancePuzzle) -> bool:
+    a = p.data["answer"]
+    return bool(Action.from_json(a["moves"][a["best"]]["actions"][0]).is_clue)
 
 
 # ---------------------------------------------------------------- the file

@@ -208,20 +208,32 @@ def puzzle_title(p: Puzzle, st: State) -> tuple[str, str]:
     return title, sub
 
 
-def render_puzzle(p: Puzzle, out) -> Path:
-    """Draw the puzzle's position to ``out`` (``.svg`` or ``.png``)."""
+def picture_path(out) -> tuple[Path, str]:
+    """``out`` as a path and its picture format (``svg`` or ``png``); MalformedError for
+    any other suffix (asked before drawing)."""
     out = Path(out)
     fmt = out.suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise MalformedError(f"{out}: the picture must be .svg or .png")
-    st = p.position()
-    title, sub = puzzle_title(p, st)
-    fig = draw_position(st, title, sub)
+    return out, fmt
+
+
+def save_picture(fig: Figure, out: Path, fmt: str) -> None:
+    """Write ``fig`` to ``out`` (from :func:`picture_path`), reproducibly: an SVG keeps
+    its text as text and carries no date."""
     try:
         with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hanabi-puzzle"}):
             fig.savefig(out, format=fmt, dpi=110, metadata={"Date": None} if fmt == "svg" else None)
     except OSError as e:
         raise MalformedError(f"{out}: cannot write: {e.strerror or e}") from None
-    return out
+
+
+def render_puzzle(p: Puzzle, out) -> Path:
+    """Draw the puzzle's position to ``out`` (``.svg`` or ``.png``)."""
+    path, fmt = picture_path(out)
+    st = p.position()
+    title, sub = puzzle_title(p, st)
+    save_picture(draw_position(st, title, sub), path, fmt)
+    return path
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.chance import ChancePuzzle, check_puzzle, dumps, generate, load_puzzle
+from puzzles.chance import ChancePuzzle, check_puzzle, dumps, gallery_text, generate, load_puzzle
 from puzzles.notation import format_action
 from solver.game import Action
 
@@ -138,4 +138,7 @@ def test_gallery_puzzles_are_valid(path):
     v = check_puzzle(p)
     assert v.valid, v.problems
     assert p.id in (GALLERY / "README.md").read_text()
+    # the gallery page is what gallery_text writes for these puzzles (its answers included)
+    assert f"| {p.data['answer']['moves'][0]['text']} | {p.data['answer']['moves'][0]['wins']} |" in \
+        gallery_text([p], "svg", "x")
     assert (GALLERY / f"{p.id}.svg").exists()

@@ -9,7 +9,6 @@ for the process.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
@@ -36,11 +35,7 @@ class Kernel(NamedTuple):
 def mode() -> tuple[str, str]:
     """The mode asked for and the variable that asked: ``CHANCES_KERNEL``, else
     ``HANABI_KERNEL``, else ``auto``."""
-    for variable in ("CHANCES_KERNEL", "HANABI_KERNEL"):
-        value = os.environ.get(variable)
-        if value:
-            return value, variable
-    return "auto", "CHANCES_KERNEL"
+    return _loader.asked_mode("CHANCES_KERNEL")
 
 
 def describe() -> str:

@@ -17,7 +17,6 @@ differential test, tests/test_hand_kernel.py, runs both side by side). Both rais
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
@@ -51,11 +50,7 @@ class Kernel(NamedTuple):
 def mode() -> tuple[str, str]:
     """The mode asked for and the variable that asked: ``HAND_KERNEL``, else
     ``HANABI_KERNEL``, else ``auto``."""
-    for variable in ("HAND_KERNEL", "HANABI_KERNEL"):
-        value = os.environ.get(variable)
-        if value:
-            return value, variable
-    return "auto", "HAND_KERNEL"
+    return _loader.asked_mode("HAND_KERNEL")
 
 
 def describe() -> str:

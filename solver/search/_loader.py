@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import os
 from pathlib import Path
 from types import ModuleType
 
@@ -21,6 +22,17 @@ from ._stamp import STAMP_NAME, file_hash
 MODES = ("auto", "pure", "compiled")
 NOT_BUILT = ("the compiled kernel is not built: {}; pip install and scripts/setup.sh build it when mypyc and a "
              "C compiler are there, unless HANABI_NO_COMPILE=1")
+
+
+def asked_mode(own: str) -> tuple[str, str]:
+    """The mode asked for a kernel with its own environment variable ``own`` (e.g.
+    ``HAND_KERNEL``) and the variable that asked: ``own``, else ``HANABI_KERNEL``, else
+    ``auto`` (said to come from ``own``)."""
+    for variable in (own, "HANABI_KERNEL"):
+        value = os.environ.get(variable)
+        if value:
+            return value, variable
+    return "auto", own
 
 
 def source_hashes(source_dir: Path, modules: tuple[str, ...]) -> dict[str, str]:
