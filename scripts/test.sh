@@ -5,9 +5,10 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 VENV=${VENV:-.venv}
 # lint and types first (seconds): ruff on the whole tree, mypy on the rules engines (strict,
-# see [tool.mypy] in pyproject.toml), the search, and the hand command
+# see [tool.mypy] in pyproject.toml), the search, the hand command and the endgame chances
 "$VENV/bin/ruff" check --quiet .
-"$VENV/bin/mypy" --no-error-summary solver/game/ solver/search/ solver/hand/ solver/handsolve/ solver/handanalysis/ hand_cli/
+"$VENV/bin/mypy" --no-error-summary solver/game/ solver/search/ solver/hand/ solver/handsolve/ solver/handanalysis/ hand_cli/ \
+    solver/chances/
 # which search kernel the tests run on (HANABI_KERNEL=compiled, as CI sets it, fails here
 # at once, saying why, when the compiled kernel is not built or is stale)
 "$VENV/bin/python" -c 'import solver.search.kernel as k; print(k.describe())'
