@@ -108,3 +108,44 @@ def report(db_path: str, plot_dir: str | None, markdown: bool, as_json: bool) ->
         click.echo(format_markdown(summary))
     else:
         click.echo(format_text(summary))
+
+
+@hand.command("export")
+@click.argument("db_path", metavar="DB", type=click.Path(dir_okay=False))
+@click.option("--out", "out_path", required=True, help="The file to write: gzip JSON Lines, e.g. deals.jsonl.gz.")
+@click.option("--from", "start", type=click.IntRange(0, MAX_SEED), default=None, help="The first seed to export.")
+@click.option("--to", "stop", type=click.IntRange(0, MAX_SEED), default=None, help="The last seed to export.")
+def export_cmd(db_path: str, out_path: str, start: int | None, stop: int | None) -> None:
+    """Write the deals a store holds (or those of seeds FROM..TO) to a portable file that
+    `hand import` reads: to carry a run to another machine, or to publish the rows behind
+    a table. The store is opened read-only."""
+    from solver.handanalysis import HandStore, export_rows
+
+    if start is not None and stop is not None and stop < start:
+        raise MalformedError(f"--from {start} --to {stop}: an empty range")
+    if not out_path:
+        raise MalformedError("--out: empty file name")
+    with HandStore(db_path, None, create=False, readonly=True) as store:
+        n = export_rows(store.rows(start, None if stop is None else stop + 1), store.budget, out_path)
+    click.echo(f"{out_path}: {n} deals written")
+
+
+@hand.command("import")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--db", "db_path", default="hand-deals.sqlite", show_default=True,
+              help="The deal store to add to (created with the files' budgets if missing).")
+def import_cmd(files: tuple[str, ...], db_path: str) -> None:
+    """Add the deals of export files (`hand export`) to a store. Each file is checked
+    whole before anything of it is stored and goes in in one transaction; seeds the
+    store holds keep their rows; files made with other node budgets are refused."""
+    import os
+
+    from solver.handanalysis import HandStore, file_budget, import_file
+
+    # a new store takes the first file's budgets; an existing one keeps its own (and
+    # refuses files made with others)
+    budget = None if db_path and os.path.exists(db_path) else file_budget(files[0])
+    with HandStore(db_path, budget) as store:
+        for f in files:
+            r = import_file(f, store)
+            click.echo(f"{f}: {r.added} deals added, {r.rows - r.added} already stored")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from solver.hand import Deal
@@ -196,6 +196,18 @@ class HandStore(SqliteFile):
             cur = self.db.execute(sql, row.values())
         return cur.rowcount == 1
 
+    def add_many(self, rows: Iterable[DealRow]) -> int:
+        """Commit many deals in one transaction (all or none); how many were new (seeds
+        already stored keep their rows)."""
+        sql = f"INSERT OR IGNORE INTO deals ({', '.join(ROW_FIELDS)}) VALUES ({', '.join('?' * len(ROW_FIELDS))})"
+        added = 0
+        with self._sql("write to"):
+            self.db.execute("BEGIN IMMEDIATE")
+            for row in rows:
+                added += self.db.execute(sql, row.values()).rowcount
+            self.db.execute("COMMIT")
+        return added
+
     # --- reading -------------------------------------------------------------------
 
     def stored_between(self, start: int, stop: int) -> set[int]:
@@ -214,17 +226,21 @@ class HandStore(SqliteFile):
         with self._sql("read"):
             return int(self.db.execute("SELECT COUNT(*) FROM deals").fetchone()[0])
 
-    def rows(self) -> Iterator[DealRow]:
-        """Every stored deal in seed order, each checked (a value of the wrong type or out
-        of range is a StoreError naming the seed and the column)."""
-        q = f"SELECT {', '.join(FIELDS)} FROM deals ORDER BY seed"
+    def rows(self, start: int | None = None, stop: int | None = None) -> Iterator[DealRow]:
+        """Every stored deal in seed order (or those ``start <= seed < stop``), each checked
+        (a value of the wrong type or out of range is a StoreError naming the seed and the
+        column)."""
+        q = f"SELECT {', '.join(FIELDS)} FROM deals WHERE seed >= ? AND seed < ? ORDER BY seed"
+        lo = -(2 ** 63) if start is None else start
+        hi = 2 ** 63 - 1 if stop is None else stop
         with self._sql("read"):
-            cur = self.db.execute(q)
+            cur = self.db.execute(q, (lo, hi))
             while batch := cur.fetchmany(1000):
                 for r in batch:
-                    yield self._checked(r)
+                    yield self.checked(r)
 
-    def _checked(self, r: tuple) -> DealRow:
+    def checked(self, r: tuple) -> DealRow:
+        """A row of values in :data:`FIELDS` order as a :class:`DealRow`, checked."""
         d = dict(zip(FIELDS, r))
         col = ""
         try:
