@@ -2,11 +2,15 @@
 the tables (``hand report --markdown``), a paragraph of what they say with every number
 taken from the store's summary, the charts into docs/hand-stats/.
 
+    .venv/bin/hand import docs/hand-stats/deals/*.jsonl.gz --db hand-deals.sqlite  # optional
     .venv/bin/hand analyse --deals 100000 --seed 1 --db hand-deals.sqlite
-    .venv/bin/python scripts/hand_stats_readme.py hand-deals.sqlite
+    .venv/bin/python scripts/hand_stats_readme.py hand-deals.sqlite --data docs/hand-stats/deals
 
 The block is the text between the markers ``<!-- hand-stats:begin -->`` and
-``<!-- hand-stats:end -->`` in README.md; nothing else is touched.
+``<!-- hand-stats:end -->`` in README.md; nothing else is touched. ``--data DIR`` also
+writes the store's rows to DIR as ``hand export`` files, one per block of
+:data:`BLOCK` seeds (``seeds-0000001-0010000.jsonl.gz``, ...): the rows behind the table,
+published beside it, and what ``hand import`` reads to go on with a run elsewhere.
 """
 from __future__ import annotations
 
@@ -17,9 +21,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.handanalysis import HandStore, format_markdown, plot, summarise  # noqa: E402
+from solver.handanalysis import HandStore, export_rows, format_markdown, plot, summarise  # noqa: E402
 
 BEGIN, END = "<!-- hand-stats:begin -->", "<!-- hand-stats:end -->"
+BLOCK = 10_000  # seeds per data file: block k holds seeds k * BLOCK + 1 .. (k + 1) * BLOCK
+
+
+def write_data(store: HandStore, seeds: list[int], folder: Path) -> list[Path]:
+    """The store's rows as export files in ``folder``, one per block of seeds that holds
+    any (a block's file is rewritten whole, so a block still filling up is replaced)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for k in sorted({(s - 1) // BLOCK for s in seeds}):
+        lo, hi = k * BLOCK + 1, (k + 1) * BLOCK
+        path = folder / f"seeds-{lo:07d}-{hi:07d}.jsonl.gz"
+        export_rows(store.rows(lo, hi + 1), store.budget, path)
+        out.append(path)
+    return out
 
 
 def _pct(share: dict) -> str:
@@ -67,12 +85,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("db")
     ap.add_argument("--readme", default=str(ROOT / "README.md"))
     ap.add_argument("--plots", default=str(ROOT / "docs" / "hand-stats"))
+    ap.add_argument("--data", metavar="DIR", help="also write the rows as hand export files into DIR")
     args = ap.parse_args(argv)
     with HandStore(args.db, None, create=False, readonly=True) as st:
         rows = list(st.rows())
-    if not rows:
-        raise SystemExit(f"{args.db}: no deals")
-    seeds = sorted(r.seed for r in rows)
+        if not rows:
+            raise SystemExit(f"{args.db}: no deals")
+        seeds = sorted(r.seed for r in rows)
+        files = write_data(st, seeds, Path(args.data)) if args.data else []
     contiguous = seeds == list(range(seeds[0], seeds[0] + len(seeds)))
     span = (f"seeds {seeds[0]}..{seeds[-1]}" if contiguous
             else f"{len(seeds):,} seeds between {seeds[0]} and {seeds[-1]}")
@@ -86,6 +106,8 @@ def main(argv: list[str] | None = None) -> None:
     _, tail = rest.split(END)
     readme.write_text(f"{head}{BEGIN}\n{block(s, span)}\n{END}{tail}")
     print(f"{readme}: the Hand statistics block from {len(rows):,} deals ({span}); charts in {args.plots}")
+    if files:
+        print(f"{args.data}: {len(files)} data files ({', '.join(f.name for f in files)})")
 
 
 if __name__ == "__main__":

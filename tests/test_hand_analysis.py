@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from hand_cli import hand
 from solver.hand import Deal, round_score
-from solver.handanalysis import DealRow, HandStore, SeatRow, analyse_deal, summarise
+from solver.handanalysis import DealRow, HandStore, SeatRow, analyse_deal, read_export, summarise
 from solver.handanalysis.report import format_markdown
 from solver.handsolve import bid_table, reachable
 from solver.handsolve.stats import ALL_VECTORS, VECTOR_INDEX, VECTORS, vector_mask
@@ -333,8 +333,34 @@ def test_readme_block_is_written_between_its_markers(tmp_path):
             st.add(analyse_deal(seed, FULL))
     readme = tmp_path / "README.md"
     readme.write_text(f"before\n{hand_stats_readme.BEGIN}\nOLD-BLOCK\n{hand_stats_readme.END}\nafter\n")
-    hand_stats_readme.main([str(db), "--readme", str(readme), "--plots", str(tmp_path / "p")])
+    data = tmp_path / "deals"
+    hand_stats_readme.main([str(db), "--readme", str(readme), "--plots", str(tmp_path / "p"), "--data", str(data)])
+    # the rows behind the block, published as export files: one per block of seeds, and
+    # importing them gives the store back
+    assert sorted(p.name for p in data.iterdir()) == ["seeds-0000001-0010000.jsonl.gz"]
+    back = tmp_path / "back.sqlite"
+    assert run_hand("import", *data.iterdir(), "--db", back).exit_code == 0
+    assert rows_of(back) == rows_of(db)
     text = readme.read_text()
     assert text.startswith(f"before\n{hand_stats_readme.BEGIN}\n2 deals (2 seeds between 12 and 19), 2 fully decided.")
     assert text.endswith(f"{hand_stats_readme.END}\nafter\n") and "OLD-BLOCK" not in text
     assert "| leader | 2 |" in text and len(list((tmp_path / "p").iterdir())) == 3
+
+
+def test_readme_data_files_follow_seed_blocks(tmp_path):
+    """Seeds 10000 and 10001 lie in two blocks: two files, each holding its own rows."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import hand_stats_readme
+
+    low = SeatRow(0, 8, (), (-160,) * 9, 0, -160)
+    db = tmp_path / "blocks.sqlite"
+    with HandStore(db, FULL) as st:
+        for seed in (10_000, 10_001, 25_000):
+            deal = Deal.random(seed)
+            st.add(DealRow(seed, str(deal), deal.dealer, (low, low, low, low), ALL_VECTORS, 1, 1, 0.5))
+        files = hand_stats_readme.write_data(st, [10_000, 10_001, 25_000], tmp_path / "d")
+    assert [f.name for f in files] == ["seeds-0000001-0010000.jsonl.gz", "seeds-0010001-0020000.jsonl.gz",
+                                       "seeds-0020001-0030000.jsonl.gz"]
+    for f, seeds in zip(files, ([10_000], [10_001], [25_000])):
+        with HandStore(db, None, readonly=True) as st:
+            assert [r.seed for r in read_export(f, st).rows] == seeds
