@@ -32,6 +32,7 @@ from .kernel import (
     down_closure,
     interval_bit,
     up_closure,
+    vector_of,
 )
 
 DEFAULT_NODES = 2_000_000  # paranoid searches: trick-boundary positions expanded, per call
@@ -326,13 +327,15 @@ class Reachability:
         return frozenset(out)
 
 
-def decode_vectors(bits: int, taken: tuple[int, int, int, int]) -> frozenset[tuple[int, int, int, int]]:
+def decode_vectors(bits: int, n: int, taken: tuple[int, int, int, int]) -> frozenset[tuple[int, int, int, int]]:
+    """The round totals of a set of future vectors summing to ``n`` (:func:`vector_of`),
+    the tricks already ``taken`` added."""
     out = []
     while bits:
         low = bits & -bits
         bits ^= low
-        i = low.bit_length() - 1
-        out.append((i % 9 + taken[0], i // 9 % 9 + taken[1], i // 81 % 9 + taken[2], i // 729 + taken[3]))
+        v = vector_of(low.bit_length() - 1, n)
+        out.append((v[0] + taken[0], v[1] + taken[1], v[2] + taken[2], v[3] + taken[3]))
     return frozenset(out)
 
 
@@ -344,7 +347,7 @@ def reachable(pos: Deal | Position, *, nodes: int = DEFAULT_COOP_NODES) -> Reach
         bits = c.reach(p.leader, list(p.table))
     except BudgetExhausted:
         return Reachability(None, c.nodes)
-    return Reachability(decode_vectors(bits, p.taken), c.nodes)
+    return Reachability(decode_vectors(bits, p.tricks_left, p.taken), c.nodes)
 
 
 @dataclass(frozen=True)

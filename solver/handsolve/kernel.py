@@ -30,7 +30,7 @@ from .budget import BudgetExhausted
 __all__ = [
     "IMPLEMENTATION", "NOTE", "MODES", "Kernel", "load", "describe", "compiled_kernel", "source_hashes", "mode",
     "tables", "search", "BudgetExhausted", "Cooperative", "Paranoid", "IVALID", "SUIT_MASK", "REPS",
-    "down_closure", "interval_bit", "up_closure",
+    "down_closure", "interval_bit", "up_closure", "vector_bit", "vector_of",
 ]
 
 SOURCE_DIR = Path(__file__).resolve().parent
@@ -84,7 +84,17 @@ def load(mode_: str | None = None, hashes: dict[str, str] | None = None) -> Kern
 
 if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the same)
     from . import search, tables
-    from .search import IVALID, SUIT_MASK, Cooperative, Paranoid, down_closure, interval_bit, up_closure
+    from .search import (
+        IVALID,
+        SUIT_MASK,
+        Cooperative,
+        Paranoid,
+        down_closure,
+        interval_bit,
+        up_closure,
+        vector_bit,
+        vector_of,
+    )
     from .tables import REPS
 
     IMPLEMENTATION: str
@@ -95,4 +105,5 @@ else:
     tables, search = _kernel.tables, _kernel.search
     IVALID, SUIT_MASK, Cooperative, Paranoid = search.IVALID, search.SUIT_MASK, search.Cooperative, search.Paranoid
     down_closure, interval_bit, up_closure = search.down_closure, search.interval_bit, search.up_closure
+    vector_bit, vector_of = search.vector_bit, search.vector_of
     REPS = tables.REPS

@@ -42,7 +42,7 @@ from solver.hand import (
 )
 
 from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, _after, _Forcer, equivalent_groups
-from .kernel import BudgetExhausted, Cooperative, Paranoid
+from .kernel import BudgetExhausted, Cooperative, Paranoid, vector_bit
 
 Status = Literal["kept", "gained", "lost", "never", "unknown"]
 Vector = tuple[int, int, int, int]
@@ -221,14 +221,14 @@ class _SeatValues:
 
 
 def _vector_bits(p: Position, bids: Vector, rule: str) -> int:
-    """The future trick vectors (bit t0 + 9 t1 + 81 t2 + 729 t3 of the tricks still to be
-    won) that make every bid from ``p``: the bids exactly (``exact``) or at least them."""
+    """The future trick vectors (:func:`vector_bit` of the tricks still to be won) that
+    make every bid from ``p``: the bids exactly (``exact``) or at least them."""
     n = p.tricks_left
     need = [bids[s] - p.taken[s] for s in range(NUM_SEATS)]
     bits = 0
     if rule == EXACT:
         if min(need) >= 0 and sum(need) == n:
-            bits |= 1 << (need[0] + 9 * need[1] + 81 * need[2] + 729 * need[3])
+            bits |= vector_bit(need[0], need[1], need[2])
         return bits
     lo = [max(x, 0) for x in need]
     for a in range(lo[0], n + 1):
@@ -236,7 +236,7 @@ def _vector_bits(p: Position, bids: Vector, rule: str) -> int:
             for c in range(lo[2], n + 1 - a - b):
                 d = n - a - b - c
                 if d >= lo[3]:
-                    bits |= 1 << (a + 9 * b + 81 * c + 729 * d)
+                    bits |= vector_bit(a, b, c)
     return bits
 
 

@@ -17,8 +17,11 @@ from ``s``: per suit the owners of its cards still in play, highest first; the f
 sorted (no trumps: suits are interchangeable).
 
 Cooperative: the set of future trick vectors some legal play reaches, as a bit set: the
-vector ``(t0, t1, t2, t3)`` is bit ``t0 + 9 t1 + 81 t2 + 729 t3``, so adding a trick for
-seat ``w`` is a shift by ``9 ** w`` and a union is an or.
+vector ``(t0, t1, t2, t3)`` summing to ``n`` (the tricks left) is bit ``t0 + 9 t1 + 81 t2``
+(:func:`vector_bit`; ``t3`` is what ``n`` leaves), so adding a trick for seat ``w`` is a
+shift by ``9 ** w`` (none for seat 3: the same bit, one trick more in all) and a union is
+an or. Three digits, not four: the sets are 729-bit integers, not 5,832-bit ones, and the
+shifts and masks of the search cost a fifth as much.
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ from .tables import COUNT, DUCK, PEXT, REPS, TOPRUN
 
 SUIT_MASK: Final[tuple[int, int, int, int]] = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
 INF: Final = 99
-VEC_WEIGHT: Final[tuple[int, int, int, int]] = (1, 9, 81, 729)  # bit offset of one trick for each seat
+VEC_WEIGHT: Final[tuple[int, int, int, int]] = (1, 9, 81, 0)  # bit offset of one trick for each seat
 
 
 def canonical(h0: int, h1: int, h2: int, h3: int) -> int:
@@ -504,14 +507,28 @@ class Paranoid:
         return res
 
 
+def vector_bit(t0: int, t1: int, t2: int) -> int:
+    """The bit of the trick vector ``(t0, t1, t2, n - t0 - t1 - t2)`` in a set of vectors
+    summing to ``n``."""
+    return 1 << (t0 + 9 * t1 + 81 * t2)
+
+
+def vector_of(i: int, n: int) -> tuple[int, int, int, int]:
+    """The vector summing to ``n`` whose bit is ``1 << i`` (:func:`vector_bit`)."""
+    a = i % 9
+    b = i // 9 % 9
+    c = i // 81
+    return (a, b, c, n - a - b - c)
+
+
 def _valid_vectors() -> list[int]:
     """``VALID[n]``: the bit set of every trick vector summing to ``n`` (0..8)."""
     out = [0] * 9
-    for a in range(9):
-        for b in range(9 - a):
-            for c in range(9 - a - b):
-                for d in range(9 - a - b - c):
-                    out[a + b + c + d] |= 1 << (a + 9 * b + 81 * c + 729 * d)
+    for n in range(9):
+        for a in range(n + 1):
+            for b in range(n + 1 - a):
+                for c in range(n + 1 - a - b):
+                    out[n] |= vector_bit(a, b, c)
     return out
 
 
