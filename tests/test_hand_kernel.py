@@ -82,6 +82,35 @@ def coop_run(k, pos, budget: int) -> tuple:
     return got, c.nodes, sorted((key, tuple(e)) for key, e in c.memo.items())
 
 
+def _closures_by_definition(f: set, n: int) -> tuple[set, set]:
+    """The up- and down-closures of a set of intervals, by their definitions."""
+    valid = [(lo, hi) for lo in range(n + 1) for hi in range(lo, n + 1)]
+    up = {(a, b) for a, b in valid if any(a <= lo and hi <= b for lo, hi in f)}
+    down = {(a, b) for a, b in valid if any(lo <= a and b <= hi for lo, hi in f)}
+    return up, down
+
+
+@pytest.mark.parametrize("impl", ["pure", "compiled"])
+def test_interval_closures_are_their_definitions(impl):
+    """``up_closure`` / ``down_closure`` (bit twiddling over rows of bits) against the
+    definitions: every single interval, every pair, and random sets, for every n."""
+    k = PURE if impl == "pure" else COMPILED
+    if k is None:
+        pytest.skip(f"the compiled Hand kernel is not built: {WHY_NOT}")
+    s = k.search
+    rng = random.Random(7)
+    for n in range(9):
+        valid = [(lo, hi) for lo in range(n + 1) for hi in range(lo, n + 1)]
+        assert s.IVALID[n] == sum(s.interval_bit(lo, hi) for lo, hi in valid)
+        sets = [{v} for v in valid] + [{a, b} for a in valid for b in valid if a < b]
+        sets += [set(rng.sample(valid, rng.randrange(len(valid) + 1))) for _ in range(200)]
+        for f in sets:
+            bits = sum(s.interval_bit(lo, hi) for lo, hi in f)
+            up, down = _closures_by_definition(f, n)
+            assert s.up_closure(bits, n) == sum(s.interval_bit(lo, hi) for lo, hi in up), (n, sorted(f))
+            assert s.down_closure(bits, n) == sum(s.interval_bit(lo, hi) for lo, hi in down), (n, sorted(f))
+
+
 @needs_compiled
 def test_the_compiled_tables_are_the_pure_ones():
     for name in ("PEXT", "REPS", "TOPRUN", "HIGH", "COUNT", "DUCK"):
