@@ -7,6 +7,7 @@ budgets, an unwritable plot folder) is one line ``error: ...`` and exit code 2.
 from __future__ import annotations
 
 import json
+import os
 import time
 
 import click
@@ -125,6 +126,8 @@ def export_cmd(db_path: str, out_path: str, start: int | None, stop: int | None)
         raise MalformedError(f"--from {start} --to {stop}: an empty range")
     if not out_path:
         raise MalformedError("--out: empty file name")
+    if os.path.exists(out_path) and os.path.exists(db_path) and os.path.samefile(out_path, db_path):
+        raise MalformedError(f"--out {out_path}: that is the store itself; name another file")
     with HandStore(db_path, None, create=False, readonly=True) as store:
         n = export_rows(store.rows(start, None if stop is None else stop + 1), store.budget, out_path)
     click.echo(f"{out_path}: {n} deals written")
@@ -138,8 +141,6 @@ def import_cmd(files: tuple[str, ...], db_path: str) -> None:
     """Add the deals of export files (`hand export`) to a store. Each file is checked
     whole before anything of it is stored and goes in in one transaction; seeds the
     store holds keep their rows; files made with other node budgets are refused."""
-    import os
-
     from solver.handanalysis import HandStore, file_budget, import_file
 
     # a new store takes the first file's budgets; an existing one keeps its own (and

@@ -160,4 +160,7 @@ def test_truncated_foreign_and_mismatched_files(store, tmp_path):
     assert_clean_error(run_hand("export", tmp_path / "missing.sqlite", "--out", out), "no such store")
     assert_clean_error(run_hand("export", store, "--out", out, "--from", 5, "--to", 2), "an empty range")
     assert_clean_error(run_hand("export", store, "--out", tmp_path / "no" / "x.gz"), "cannot write")
+    before = store.read_bytes()
+    assert_clean_error(run_hand("export", store, "--out", store), "the store itself")
+    assert store.read_bytes() == before
     assert not list((tmp_path / "").glob("*.part"))
