@@ -33,8 +33,11 @@ from solver.handsolve.budget import BudgetExhausted
 from .tables import COUNT, DUCK, PEXT, REPS, TOPRUN
 
 SUIT_MASK: Final[tuple[int, int, int, int]] = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
+# (inside the kernel a suit's mask is computed, 255 << 8 * suit, and suits are walked with
+# range(0, 32, 8): the compiled code builds a constant tuple anew each time it is indexed or
+# iterated, boxing its items)
 INF: Final = 99
-VEC_WEIGHT: Final[tuple[int, int, int, int]] = (1, 9, 81, 0)  # bit offset of one trick for each seat
+VEC_WEIGHT: Final[list[int]] = [1, 9, 81, 0]  # bit offset of one trick for each seat
 
 
 def canonical(h0: int, h1: int, h2: int, h3: int) -> int:
@@ -76,7 +79,7 @@ def cashable(mine: int, others: int, n: int) -> int:
     least every other hand's length there (``others_len`` bounds each of them)."""
     total = 0
     u = mine | others
-    for k in (0, 8, 16, 24):
+    for k in range(0, 32, 8):
         m = mine >> k & 255
         if m:
             t = TOPRUN[(u >> k & 255) << 8 | m]
@@ -96,11 +99,11 @@ def legal_reps(hand: int, i: int, led: int, allc: int) -> int:
     if i == 0:
         legal = hand
     else:
-        legal = hand & SUIT_MASK[led]
+        legal = hand & (255 << (led << 3))
         if not legal:
             legal = hand
     reps = 0
-    for k in (0, 8, 16, 24):
+    for k in range(0, 32, 8):
         lb = legal >> k & 255
         if lb:
             reps |= REPS[(allc >> k & 255) << 8 | lb] << k
@@ -181,7 +184,7 @@ def can_lose_out_leading(h: list[int], s: int) -> bool:
     easier (a shorter list to play under, its i-th lowest card no lower)."""
     m = h[s]
     o = (h[0] | h[1] | h[2] | h[3]) ^ m
-    for k in (0, 8, 16, 24):
+    for k in range(0, 32, 8):
         mb = m >> k & 255
         if not mb:
             continue
@@ -226,7 +229,7 @@ def lose_one(h: list[int], s: int, leader: int) -> int:
     lose_lead = False  # leading: some suit lets s lose
     all_top = True  # every card of s above every other card of its suit
     leader_in_mine = True  # the leader holds only suits s holds
-    for k in (0, 8, 16, 24):
+    for k in range(0, 32, 8):
         sb = m >> k & 255
         lb = lead_hand >> k & 255
         if not sb:
@@ -269,7 +272,7 @@ def sweeper(h: list[int], leader: int) -> int:
         m = h[w]
         o = allc ^ m
         ok = m != 0
-        for k in (0, 8, 16, 24):
+        for k in range(0, 32, 8):
             sb = m >> k & 255
             if sb:
                 if sb & -sb < o >> k & 255:  # (a byte below its lowest bit: every card lower)
@@ -332,7 +335,7 @@ class Paranoid:
                 return q & 1
             # one card each: the trick is played out
             c = h[leader]
-            led = SUIT_MASK[(c.bit_length() - 1) >> 3]
+            led = 255 << ((c.bit_length() - 1) & 24)
             best = 0
             win = leader
             for p in range(4):
@@ -436,13 +439,13 @@ class Paranoid:
             else:  # the coalition makes the seat win
                 if i == 0:
                     # leads in a suit the seat is void in last: it discards, wins nothing
-                    pr = r if hand_s & SUIT_MASK[c >> 3] else 16 + r
+                    pr = r if hand_s & (255 << (c & 24)) else 16 + r
                 elif sp < i:
                     if win == s:
                         pr = 16 + r if c >> 3 == led and c > best else 7 - r
                     else:  # the seat has lost this trick: keep the low cards, to play under it later
                         pr = 7 - r
-                elif hand_s & SUIT_MASK[led]:
+                elif hand_s & (255 << (led << 3)):
                     pr = r
                 else:  # the seat is void: it cannot win this trick
                     pr = 7 - r
@@ -585,7 +588,7 @@ class Cooperative:
             if n == 0:
                 return want & 1
             c = h[leader]
-            led = SUIT_MASK[(c.bit_length() - 1) >> 3]
+            led = 255 << ((c.bit_length() - 1) & 24)
             best = 0
             win = leader
             for p in range(4):
