@@ -111,11 +111,52 @@ def test_interval_closures_are_their_definitions(impl):
             assert s.down_closure(bits, n) == sum(s.interval_bit(lo, hi) for lo, hi in down), (n, sorted(f))
 
 
+def _suit_codes(hands) -> tuple:
+    """The canonical form by its definition: per suit, the owners of its cards in play
+    from the lowest up (ranks relative), the four suits sorted."""
+    codes = []
+    for k in range(4):
+        owners = []
+        for r in range(8):
+            for seat, h in enumerate(hands):
+                if h >> (8 * k + r) & 1:
+                    owners.append(seat)
+        codes.append(tuple(owners))
+    return tuple(sorted(codes))
+
+
+@pytest.mark.parametrize("impl", ["pure", "compiled"])
+def test_canonical_keys_are_the_canonical_forms(impl):
+    """Two positions get one key exactly when their suits, ranks taken relative, are the
+    same up to the order of the suits: on random trick-boundary positions of every size,
+    each also with its suits permuted."""
+    k = PURE if impl == "pure" else COMPILED
+    if k is None:
+        pytest.skip(f"the compiled Hand kernel is not built: {WHY_NOT}")
+    rng = random.Random(11)
+    key_of: dict = {}
+    form_of: dict = {}
+    for _ in range(3000):
+        r = Round(Deal.random(rng.randrange(10**6)))
+        for _ in range(4 * rng.randrange(8)):  # trick boundaries: every seat holds n cards
+            r.push(rng.choice(r.legal_moves()).index)
+        hands = list(r.position().hands)
+        variants = [hands]
+        perm = rng.sample(range(4), 4)  # the suits permuted
+        variants.append([sum(((h >> 8 * k & 255) << 8 * perm[k]) for k in range(4)) for h in hands])
+        for hs in variants:
+            key = k.search.canonical(*hs)
+            form = _suit_codes(hs)
+            assert key_of.setdefault(form, key) == key, form
+            assert form_of.setdefault(key, form) == form, key
+    assert len(key_of) > 1000
+
+
 @needs_compiled
 def test_the_compiled_tables_are_the_pure_ones():
     for name in ("PEXT", "REPS", "TOPRUN", "HIGH", "COUNT", "DUCK"):
         assert list(getattr(COMPILED.tables, name)) == list(getattr(PURE.tables, name)), name
-    for name in ("IVALID", "ICOL", "ICONTAINS", "VALID"):
+    for name in ("IVALID", "ICOL", "ICONTAINS", "IRAISE", "ISPAN", "LENGTHS", "VALID"):
         assert list(getattr(COMPILED.search, name)) == list(getattr(PURE.search, name)), name
 
 

@@ -16,6 +16,13 @@ can force). The key is the position's relative-rank canonical form with seats co
 from ``s``: per suit the owners of its cards still in play, highest first; the four suits
 sorted (no trumps: suits are interchangeable).
 
+Integers in the compiled kernel: a value below 2 ** 62 is a machine word, anything larger
+a heap object built and freed at every operation. So interval sets take rows of 9 bits
+and canonical keys pack 2 bits a card: both fit a word with up to 6 tricks left, where
+nearly all the work is. Likewise nothing in the hot paths indexes or iterates a constant
+tuple (the compiled code builds it anew each time): suit masks are computed, suits walked
+with ``range(0, 32, 8)``.
+
 Cooperative: the set of future trick vectors some legal play reaches, as a bit set: the
 vector ``(t0, t1, t2, t3)`` summing to ``n`` (the tricks left) is bit ``t0 + 9 t1 + 81 t2``
 (:func:`vector_bit`; ``t3`` is what ``n`` leaves), so adding a trick for seat ``w`` is a
@@ -40,9 +47,28 @@ INF: Final = 99
 VEC_WEIGHT: Final[list[int]] = [1, 9, 81, 0]  # bit offset of one trick for each seat
 
 
+def _lengths() -> list[int]:
+    """``LENGTHS[a * 729 + b * 81 + c * 9 + d]`` for suit lengths a <= b <= c <= d: a
+    distinct index (1..495) for each such sorted 4-tuple."""
+    out = [0] * 6561
+    i = 0
+    for a in range(9):
+        for b in range(a, 9):
+            for c in range(b, 9):
+                for d in range(c, 9):
+                    i += 1
+                    out[a * 729 + b * 81 + c * 9 + d] = i
+    return out
+
+
+LENGTHS: Final[list[int]] = _lengths()
+
+
 def canonical(h0: int, h1: int, h2: int, h3: int) -> int:
     """The canonical form of four hands (seats in this order kept, suits interchangeable,
-    ranks relative among the cards in play): four 20-bit suit codes, sorted."""
+    ranks relative among the cards in play): per suit a code (its length, then the high
+    and the low bit of each of its cards' owners, in rank order), the four sorted, packed
+    as the index of their sorted lengths followed by each suit's 2 bits a card."""
     lowm = h1 | h3
     highm = h2 | h3
     u = h0 | h1 | h2 | h3
@@ -69,7 +95,17 @@ def canonical(h0: int, h1: int, h2: int, h3: int) -> int:
         c1, c3 = c3, c1
     if c1 > c2:
         c1, c2 = c2, c1
-    return ((c0 << 20 | c1) << 20 | c2) << 20 | c3
+    # packed: the sorted suit lengths as one small index, then each suit's owner bits,
+    # 2 bits a card (with up to 6 tricks left at most 9 + 48 bits: a machine word)
+    n0 = c0 >> 16
+    n1 = c1 >> 16
+    n2 = c2 >> 16
+    n3 = c3 >> 16
+    key = LENGTHS[n0 * 729 + n1 * 81 + n2 * 9 + n3]
+    key = (key << n0 | c0 >> 8 & 255) << n0 | c0 & 255
+    key = (key << n1 | c1 >> 8 & 255) << n1 | c1 & 255
+    key = (key << n2 | c2 >> 8 & 255) << n2 | c2 & 255
+    return (key << n3 | c3 >> 8 & 255) << n3 | c3 & 255
 
 
 def cashable(mine: int, others: int, n: int) -> int:
@@ -110,64 +146,78 @@ def legal_reps(hand: int, i: int, led: int, allc: int) -> int:
     return reps
 
 
-def _interval_masks() -> tuple[list[int], list[int], list[int]]:
+def _interval_masks() -> tuple[list[int], list[int], list[int], list[int], list[int]]:
     """Interval sets: ``[lo, hi]`` (future tricks, 0 <= lo <= hi <= n) is bit
-    ``lo * 16 + hi``. ``IVALID[n]``: every interval for ``n`` tricks left; ``ICOL[n]``: those
-    with ``hi == n``; ``ICONTAINS[n * 9 + f]``: those containing ``f``."""
+    ``lo * 9 + hi`` (a row of 9 bits for each ``lo``). ``IVALID[n]``: every interval for
+    ``n`` tricks left; ``ICOL[n]``: those with ``hi == n``; ``ICONTAINS[n * 9 + f]``: those
+    containing ``f``. The closures' masks, so that no shift leaves its row or the valid
+    intervals: ``IRAISE[n * 9 + k]``, the intervals whose ``hi`` can be raised by ``k``
+    within ``n``; ``ISPAN[k]``, those with ``hi - lo >= k`` (``hi`` can be lowered, or
+    ``lo`` raised, by ``k``)."""
     valid = [0] * 9
     col = [0] * 9
     contains = [0] * 81
+    raise_ = [0] * 81
+    span = [0] * 9
     for n in range(9):
         for lo in range(n + 1):
-            col[n] |= 1 << (lo * 16 + n)
+            col[n] |= 1 << (lo * 9 + n)
             for hi in range(lo, n + 1):
-                valid[n] |= 1 << (lo * 16 + hi)
+                bit = 1 << (lo * 9 + hi)
+                valid[n] |= bit
                 for f in range(lo, hi + 1):
-                    contains[n * 9 + f] |= 1 << (lo * 16 + hi)
-    return valid, col, contains
+                    contains[n * 9 + f] |= bit
+                for k in range(n - hi + 1):
+                    raise_[n * 9 + k] |= bit
+                if n == 8:
+                    for k in range(hi - lo + 1):
+                        span[k] |= bit
+    return valid, col, contains, raise_, span
 
 
 _IM = _interval_masks()
 IVALID: Final[list[int]] = _IM[0]
 ICOL: Final[list[int]] = _IM[1]
 ICONTAINS: Final[list[int]] = _IM[2]
-IROW0: Final = 0xFFFF  # the intervals [0, hi]
+IRAISE: Final[list[int]] = _IM[3]
+ISPAN: Final[list[int]] = _IM[4]
+IROW0: Final = 0x1FF  # the intervals [0, hi]
 
 
 def interval_bit(lo: int, hi: int) -> int:
-    return 1 << (lo * 16 + hi)
-
-
-IROWS: Final = sum(0x1FF << (16 * lo) for lo in range(9))  # each row's bits hi = 0..8
+    return 1 << (lo * 9 + hi)
 
 
 def up_closure(f: int, n: int) -> int:
     """Every interval containing one of ``f``'s (what can be forced, with those): ``hi``
-    raised by 0..8 (shifts of 1, 2, 4, 1, each row cut back to its 9 bits so that nothing
-    spills into the next row), then ``lo`` lowered."""
-    f = (f | f << 1) & IROWS
-    f = (f | f << 2) & IROWS
-    f = (f | f << 4) & IROWS
-    f = (f | f << 1) & IVALID[n]
-    f |= f >> 16
-    f |= f >> 32
-    f |= f >> 64
-    f |= f >> 128
-    return f & IVALID[n]
+    raised by 0..n (shifts of 1, 2, 4, 1, each applied only to the intervals it keeps in
+    their row and within ``n``), then ``lo`` lowered (rows of 9 bits down)."""
+    f &= IVALID[n]
+    b = n * 9
+    f |= (f & IRAISE[b + 1]) << 1
+    f |= (f & IRAISE[b + 2]) << 2
+    f |= (f & IRAISE[b + 4]) << 4
+    f |= (f & IRAISE[b + 1]) << 1
+    f |= f >> 9
+    f |= f >> 18
+    f |= f >> 36
+    f |= f >> 72
+    return f
 
 
 def down_closure(f: int, n: int) -> int:
-    """Every interval inside one of ``f``'s (what cannot be forced, with those)."""
+    """Every interval inside one of ``f``'s (what cannot be forced, with those): ``hi``
+    lowered, then ``lo`` raised, each shift applied only to the intervals it leaves valid."""
     f &= IVALID[n]
-    f = (f | f >> 1) & IROWS
-    f = (f | f >> 2) & IROWS
-    f = (f | f >> 4) & IROWS
-    f = (f | f >> 1) & IROWS
-    f |= f << 16
-    f |= f << 32
-    f |= f << 64
-    f |= f << 128
-    return f & IVALID[n]
+    f |= (f & ISPAN[1]) >> 1
+    f |= (f & ISPAN[2]) >> 2
+    f |= (f & ISPAN[4]) >> 4
+    f |= (f & ISPAN[1]) >> 1
+    f |= (f & ISPAN[1]) << 9
+    f |= (f & ISPAN[2]) << 18
+    f |= (f & ISPAN[4]) << 36
+    f |= (f & ISPAN[8]) << 72
+    return f
 
 
 def ducks(m: int, o: int) -> bool:
@@ -458,7 +508,7 @@ class Paranoid:
             n1 = n - 1
             valid1 = IVALID[n1]
             # the question for the next trick, if the seat wins this one / if it does not
-            q_won = ((q >> 17) | ((q & IROW0) >> 1)) & valid1
+            q_won = ((q >> 10) | ((q & IROW0) >> 1)) & valid1
             q_lost = (q | ((q & ICOL[n]) >> 1)) & valid1
         else:
             n1 = 0
@@ -488,9 +538,9 @@ class Paranoid:
                 else:
                     sub = res
                 if nwin == s:
-                    cq = ((sub >> 17) | ((sub & IROW0) >> 1)) & valid1 if sub != q else q_won
+                    cq = ((sub >> 10) | ((sub & IROW0) >> 1)) & valid1 if sub != q else q_won
                     r1 = self.boundary(nwin, n1, cq) if cq else 0
-                    got = ((r1 << 17) | ((r1 & IROW0) << 1)) & sub
+                    got = ((r1 << 10) | ((r1 & IROW0) << 1)) & sub
                 else:
                     cq = (sub | ((sub & ICOL[n]) >> 1)) & valid1 if sub != q else q_lost
                     r1 = self.boundary(nwin, n1, cq) if cq else 0
