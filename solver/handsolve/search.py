@@ -44,7 +44,7 @@ SUIT_MASK: Final[tuple[int, int, int, int]] = (0xFF, 0xFF00, 0xFF0000, 0xFF00000
 # range(0, 32, 8): the compiled code builds a constant tuple anew each time it is indexed or
 # iterated, boxing its items)
 INF: Final = 99
-VEC_WEIGHT: Final[list[int]] = [1, 9, 81, 0]  # bit offset of one trick for each seat
+VEC_WEIGHT: Final[bytes] = bytes([1, 9, 81, 0])  # bit offset of one trick for each seat
 
 
 def _lengths() -> list[int]:

@@ -59,9 +59,11 @@ def _build() -> tuple[list[int], list[int], list[int], list[int], list[int], lis
 
 
 _TABLES = _build()
-PEXT: Final[list[int]] = _TABLES[0]
-REPS: Final[list[int]] = _TABLES[1]
-TOPRUN: Final[list[int]] = _TABLES[2]
+# bytes, not lists, where every value is a byte: the compiled kernel reads a byte of a
+# bytes object as a machine integer, and an item of a list as an object to unbox
+PEXT: Final[bytes] = bytes(_TABLES[0])
+REPS: Final[bytes] = bytes(_TABLES[1])
+TOPRUN: Final[bytes] = bytes(_TABLES[2])
 HIGH: Final[list[int]] = _TABLES[3]
-COUNT: Final[list[int]] = _TABLES[4]
-DUCK: Final[list[int]] = _TABLES[5]
+COUNT: Final[bytes] = bytes(_TABLES[4])
+DUCK: Final[bytes] = bytes(_TABLES[5])
