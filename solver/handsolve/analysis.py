@@ -139,7 +139,6 @@ class _Forcer:
             got = s.ask(p.leader, list(p.table), ask)
         except BudgetExhausted:
             self.exhausted = True
-            s.hands[:] = list(p.hands)  # the search was interrupted: restore the hands
             return
         self.yes |= up_closure(got, n)
         self.no |= down_closure(ask & ~got, n)

@@ -336,6 +336,23 @@ def sweeper(h: list[int], leader: int) -> int:
     return -1
 
 
+def last_trick(h0: int, h1: int, h2: int, h3: int, leader: int) -> int:
+    """The winner of the last trick (one card each, ``leader`` leads)."""
+    c = h0 if leader == 0 else h1 if leader == 1 else h2 if leader == 2 else h3
+    led = 255 << ((c.bit_length() - 1) & 24)
+    best = h0 & led
+    win = 0
+    if h1 & led > best:
+        best = h1 & led
+        win = 1
+    if h2 & led > best:
+        best = h2 & led
+        win = 2
+    if h3 & led > best:
+        win = 3
+    return win
+
+
 class Paranoid:
     """Paranoid searches for seat ``seat``: which of a set of intervals of its future
     tricks it can force against the other three playing together.
@@ -347,7 +364,9 @@ class Paranoid:
     once none is left. One interval asked is the plain boolean "can it force its tricks
     into [lo, hi]?" search. The transposition table keeps, per canonical trick-boundary
     position, the intervals known forcible (closed upwards) and known not (closed
-    downwards). The hands are mutated during a search and restored after."""
+    downwards). The hands are never written during a search: it carries ``gone``, the
+    cards of the tricks completed since it began, and reads a hand as ``hand & ~gone``
+    (writing a list item would box the integer in the compiled code)."""
 
     def __init__(self, hands: list[int], seat: int, budget: int) -> None:
         self.hands: list[int] = hands
@@ -363,7 +382,7 @@ class Paranoid:
         n = h[(leader + len(table)) & 3].bit_count()
         q &= IVALID[n]
         if not table:
-            return self.boundary(leader, n, q)
+            return self.boundary(leader, n, q, 0)
         led = table[0] >> 3
         best = table[0]
         win = leader
@@ -374,30 +393,36 @@ class Paranoid:
             if c >> 3 == led and c > best:
                 best = c
                 win = (leader + i) & 3
-        return self.step(len(table), leader, n, q, led, best, win, tmask)
+        return self.step(len(table), leader, n, q, led, best, win, tmask, 0)
 
-    def boundary(self, leader: int, n: int, q: int) -> int:
-        """At a trick boundary, ``n`` tricks left: which intervals of ``q`` can be forced."""
-        h = self.hands
+    def boundary(self, leader: int, n: int, q: int, gone: int) -> int:
+        """At a trick boundary, ``n`` tricks left (``gone``: the cards played since the
+        search began): which intervals of ``q`` can be forced."""
+        hands = self.hands
         s = self.seat
+        keep = ~gone
+        h0 = hands[0] & keep
+        h1 = hands[1] & keep
+        h2 = hands[2] & keep
+        h3 = hands[3] & keep
         if n <= 1:
             if n == 0:
                 return q & 1
             # one card each: the trick is played out
-            c = h[leader]
-            led = 255 << ((c.bit_length() - 1) & 24)
-            best = 0
-            win = leader
-            for p in range(4):
-                x = h[p] & led
-                if x > best:
-                    best = x
-                    win = p
-            return q & ICONTAINS[9 + (1 if win == s else 0)]
-        key = canonical(h[s], h[(s + 1) & 3], h[(s + 2) & 3], h[(s + 3) & 3]) << 2 | ((leader - s) & 3)
+            return q & ICONTAINS[9 + (1 if last_trick(h0, h1, h2, h3, leader) == s else 0)]
+        if s == 0:
+            key = canonical(h0, h1, h2, h3)
+        elif s == 1:
+            key = canonical(h1, h2, h3, h0)
+        elif s == 2:
+            key = canonical(h2, h3, h0, h1)
+        else:
+            key = canonical(h3, h0, h1, h2)
+        key = key << 2 | ((leader - s) & 3)
         tt = self.tt
         e = tt.get(key)
         if e is None:
+            h = [h0, h1, h2, h3]
             yes = interval_bit(0, n)
             no = 0
             # sure tricks: the leader cashes its top cards
@@ -434,21 +459,25 @@ class Paranoid:
         self.nodes += 1
         if self.nodes > self.budget:
             raise BudgetExhausted()
-        got = self.step(0, leader, n, ask, -1, -1, -1, 0)
+        got = self.step(0, leader, n, ask, -1, -1, -1, 0, gone)
         yes |= up_closure(got, n)
         e[0] = yes
         e[1] |= down_closure(ask & ~got, n)
         return q & yes
 
-    def step(self, i: int, leader: int, n: int, q: int, led: int, best: int, win: int, tmask: int) -> int:
+    def step(self, i: int, leader: int, n: int, q: int, led: int, best: int, win: int, tmask: int,
+             gone: int) -> int:
         """The ``i``-th card of the current trick (``led``, ``best``, ``win``: its suit, its
-        highest card of that suit so far and that card's seat; ``tmask`` its cards): the
-        intervals of ``q`` the seat can force from here."""
+        highest card of that suit so far and that card's seat; ``tmask`` its cards;
+        ``gone`` the cards of the tricks completed since the search began): the intervals
+        of ``q`` the seat can force from here. The trick's cards are still in their hands
+        (``tmask`` tells them), but nobody who holds one plays again in this trick."""
         h = self.hands
         s = self.seat
         p = (leader + i) & 3
-        hand = h[p]
-        allc = h[0] | h[1] | h[2] | h[3] | tmask
+        keep = ~gone
+        hand = h[p] & keep
+        allc = ((h[0] | h[1] | h[2] | h[3]) & keep) | tmask
         reps = legal_reps(hand, i, led, allc)
         # the seat wants tricks unless every interval asked starts at 0 (then it wants to
         # lose them)
@@ -457,7 +486,7 @@ class Paranoid:
         order: list[int] = []
         sp = (s - leader) & 3  # the seat's place in this trick
         others = allc ^ hand
-        hand_s = h[s]
+        hand_s = h[s] & keep & ~tmask
         while reps:
             low = reps & -reps
             reps ^= low
@@ -517,9 +546,9 @@ class Paranoid:
             q_lost = 0
         res = 0 if is_s else q  # the seat: proven so far; the coalition: still forcible
         rest = q
+        after = gone | tmask  # the cards gone once this trick is complete (with the last card)
         for v in order:
             c = v & 31
-            h[p] = hand ^ (1 << c)
             if i == 0:
                 nled = c >> 3
                 nbest = c
@@ -539,15 +568,14 @@ class Paranoid:
                     sub = res
                 if nwin == s:
                     cq = ((sub >> 10) | ((sub & IROW0) >> 1)) & valid1 if sub != q else q_won
-                    r1 = self.boundary(nwin, n1, cq) if cq else 0
+                    r1 = self.boundary(nwin, n1, cq, after | (1 << c)) if cq else 0
                     got = ((r1 << 10) | ((r1 & IROW0) << 1)) & sub
                 else:
                     cq = (sub | ((sub & ICOL[n]) >> 1)) & valid1 if sub != q else q_lost
-                    r1 = self.boundary(nwin, n1, cq) if cq else 0
+                    r1 = self.boundary(nwin, n1, cq, after | (1 << c)) if cq else 0
                     got = (r1 | ((r1 & ICOL[n1]) << 1)) & sub
             else:
-                got = self.step(i + 1, leader, n, rest if is_s else res, nled, nbest, nwin, tmask | (1 << c))
-            h[p] = hand
+                got = self.step(i + 1, leader, n, rest if is_s else res, nled, nbest, nwin, tmask | (1 << c), gone)
             if is_s:
                 res |= got
                 rest &= ~got
@@ -597,7 +625,9 @@ class Cooperative:
     node the vectors known reached and known not reached are kept (two bit sets), so a
     node is never asked twice about one vector. A vector needing a trick for a seat that
     did not win this one is not in the child's question (its shifted bit has the wrong
-    digit sum), so the search for extreme vectors follows only the lines they allow."""
+    digit sum), so the search for extreme vectors follows only the lines they allow. The
+    hands are never written during a search (``gone``: the cards of the tricks completed
+    since it began, as in :class:`Paranoid`)."""
 
     def __init__(self, hands: list[int], budget: int) -> None:
         self.hands: list[int] = hands
@@ -614,7 +644,7 @@ class Cooperative:
         n = h[(leader + len(table)) & 3].bit_count()
         ask = VALID[n] if want < 0 else want & VALID[n]
         if not table:
-            return self.boundary(leader, ask)
+            return self.boundary(leader, ask, 0)
         led = table[0] >> 3
         best = table[0]
         win = leader
@@ -625,29 +655,24 @@ class Cooperative:
             if c >> 3 == led and c > best:
                 best = c
                 win = (leader + i) & 3
-        kids: list[int] = []
-        self.tricks(len(table), leader, led, best, win, tmask, kids)
-        return self.children(kids, ask, n)
+        return self.expand(len(table), leader, led, best, win, tmask, ask, n, 0)
 
-    def boundary(self, leader: int, want: int) -> int:
+    def boundary(self, leader: int, want: int, gone: int) -> int:
         """Which of the vectors ``want`` (future, summing to the tricks left) some play
-        reaches from this trick boundary."""
-        h = self.hands
-        n = h[leader].bit_count()
+        reaches from this trick boundary (``gone``: the cards played since the search
+        began)."""
+        hands = self.hands
+        keep = ~gone
+        h0 = hands[0] & keep
+        h1 = hands[1] & keep
+        h2 = hands[2] & keep
+        h3 = hands[3] & keep
+        n = (h0 if leader == 0 else h1 if leader == 1 else h2 if leader == 2 else h3).bit_count()
         if n <= 1:
             if n == 0:
                 return want & 1
-            c = h[leader]
-            led = 255 << ((c.bit_length() - 1) & 24)
-            best = 0
-            win = leader
-            for p in range(4):
-                x = h[p] & led
-                if x > best:
-                    best = x
-                    win = p
-            return want & (1 << VEC_WEIGHT[win])
-        key = canonical(h[0], h[1], h[2], h[3]) << 2 | leader
+            return want & (1 << VEC_WEIGHT[last_trick(h0, h1, h2, h3, leader)])
+        key = canonical(h0, h1, h2, h3) << 2 | leader
         memo = self.memo
         e = memo.get(key)
         if e is None:
@@ -657,7 +682,7 @@ class Cooperative:
         ask = want & ~(known | e[1])
         if not ask:
             return want & known
-        w = sweeper(h, leader)
+        w = sweeper([h0, h1, h2, h3], leader)
         if w >= 0:  # w takes every trick left, whatever is played: one vector
             only = 1 << n * VEC_WEIGHT[w]
             e[0] = only
@@ -666,48 +691,26 @@ class Cooperative:
         self.nodes += 1
         if self.nodes > self.budget:
             raise BudgetExhausted()
-        kids: list[int] = []
-        self.tricks(0, leader, -1, -1, -1, 0, kids)
-        got = self.children(kids, ask, n)
+        got = self.expand(0, leader, -1, -1, -1, 0, ask, n, gone)
         e[0] = known | got
         e[1] |= ask & ~got
         return want & (known | got)
 
-    def children(self, kids: list[int], ask: int, n: int) -> int:
-        """Explore the completed tricks ``kids`` (each ``removed cards << 2 | winner``) for
-        the vectors ``ask``; returns those found."""
-        h = self.hands
-        got = 0
-        valid = VALID[n - 1]
-        for kid in kids:
-            w = kid & 3
-            sub = (ask >> VEC_WEIGHT[w]) & valid
-            if not sub:
-                continue
-            removed = kid >> 2
-            h0, h1, h2, h3 = h[0], h[1], h[2], h[3]
-            h[0] = h0 & ~removed
-            h[1] = h1 & ~removed
-            h[2] = h2 & ~removed
-            h[3] = h3 & ~removed
-            r = self.boundary(w, sub)
-            h[0], h[1], h[2], h[3] = h0, h1, h2, h3
-            if r:
-                r <<= VEC_WEIGHT[w]
-                got |= r
-                ask &= ~r
-                if not ask:
-                    break
-        return got
-
-    def tricks(self, i: int, leader: int, led: int, best: int, win: int, tmask: int, kids: list[int]) -> None:
-        """Append every distinct completion of the current trick (from its ``i``-th card)
-        to ``kids`` as ``cards played << 2 | winner`` (equivalent cards merged)."""
+    def expand(self, i: int, leader: int, led: int, best: int, win: int, tmask: int, ask: int, n: int,
+               gone: int) -> int:
+        """Which of the vectors ``ask`` (future, the current trick included; ``n`` tricks
+        left) some completion of the current trick from its ``i``-th card reaches: its
+        distinct completions (equivalent cards merged) tried depth first, each finished
+        trick's position asked for the vectors still missing that give the trick to its
+        winner, until none is missing (the completions not needed are never made)."""
         h = self.hands
         p = (leader + i) & 3
-        hand = h[p]
-        allc = h[0] | h[1] | h[2] | h[3] | tmask
+        keep = ~gone
+        hand = h[p] & keep
+        allc = ((h[0] | h[1] | h[2] | h[3]) & keep) | tmask
         reps = legal_reps(hand, i, led, allc)
+        found = 0
+        valid = VALID[n - 1]
         while reps:
             low = reps & -reps
             reps ^= low
@@ -725,8 +728,14 @@ class Cooperative:
                 nbest = best
                 nwin = win
             if i == 3:
-                kids.append((tmask | low) << 2 | nwin)
+                wt = VEC_WEIGHT[nwin]
+                sub = (ask >> wt) & valid
+                got = self.boundary(nwin, sub, gone | tmask | low) << wt if sub else 0
             else:
-                h[p] = hand ^ low
-                self.tricks(i + 1, leader, nled, nbest, nwin, tmask | low, kids)
-                h[p] = hand
+                got = self.expand(i + 1, leader, nled, nbest, nwin, tmask | low, ask, n, gone)
+            if got:
+                found |= got
+                ask &= ~got
+                if not ask:
+                    break
+        return found
