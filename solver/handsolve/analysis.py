@@ -134,7 +134,7 @@ class _Forcer:
         s = self.search
         p = self.pos
         s.seat = self.seat
-        s.hands[:] = list(p.hands)
+        s.set_hands(list(p.hands))
         try:
             got = s.ask(p.leader, list(p.table), ask)
         except BudgetExhausted:

@@ -211,7 +211,7 @@ class _SeatValues:
     def value(self, p: Position) -> int | None:
         s = self.search
         s.nodes = 0
-        s.hands[:] = list(p.hands)
+        s.set_hands(list(p.hands))
         try:
             return _Forcer(p, self.seat, s).bid_score(self.bid, self.rule)
         except BudgetExhausted:  # pragma: no cover  (_Forcer turns it into None)
@@ -256,7 +256,7 @@ class _TableValues:
             return False
         c = self.coop
         c.nodes = 0
-        c.hands[:] = list(p.hands)
+        c.set_hands(list(p.hands))
         try:
             got = c.reach(p.leader, list(p.table), want)
         except BudgetExhausted:

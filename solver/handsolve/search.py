@@ -369,17 +369,43 @@ class Paranoid:
     (writing a list item would box the integer in the compiled code)."""
 
     def __init__(self, hands: list[int], seat: int, budget: int) -> None:
-        self.hands: list[int] = hands
+        self.h0: int = hands[0]
+        self.h1: int = hands[1]
+        self.h2: int = hands[2]
+        self.h3: int = hands[3]
         self.seat: int = seat
         self.tt: dict[int, list[int]] = {}
         self.nodes: int = 0
         self.budget: int = budget
 
+    @property
+    def hands(self) -> list[int]:
+        """The four hands the searches start from (set with :meth:`set_hands`)."""
+        return [self.h0, self.h1, self.h2, self.h3]
+
+    def set_hands(self, hands: list[int]) -> None:
+        """Search from these four hands (the table's memory is kept: it is keyed on
+        positions, not on where a search starts)."""
+        self.h0 = hands[0]
+        self.h1 = hands[1]
+        self.h2 = hands[2]
+        self.h3 = hands[3]
+
+    def hand(self, seat: int) -> int:
+        """The hand ``seat`` started the search with (kept as four machine-integer
+        attributes, not a list: reading a list item unboxes an object)."""
+        if seat == 0:
+            return self.h0
+        if seat == 1:
+            return self.h1
+        if seat == 2:
+            return self.h2
+        return self.h3
+
     def ask(self, leader: int, table: list[int], q: int) -> int:
         """The intervals of ``q`` (future tricks from now, the current trick included)
         the seat can force; ``table``: the current trick's cards so far, from ``leader``."""
-        h = self.hands
-        n = h[(leader + len(table)) & 3].bit_count()
+        n = self.hand((leader + len(table)) & 3).bit_count()
         q &= IVALID[n]
         if not table:
             return self.boundary(leader, n, q, 0)
@@ -398,13 +424,12 @@ class Paranoid:
     def boundary(self, leader: int, n: int, q: int, gone: int) -> int:
         """At a trick boundary, ``n`` tricks left (``gone``: the cards played since the
         search began): which intervals of ``q`` can be forced."""
-        hands = self.hands
         s = self.seat
         keep = ~gone
-        h0 = hands[0] & keep
-        h1 = hands[1] & keep
-        h2 = hands[2] & keep
-        h3 = hands[3] & keep
+        h0 = self.h0 & keep
+        h1 = self.h1 & keep
+        h2 = self.h2 & keep
+        h3 = self.h3 & keep
         if n <= 1:
             if n == 0:
                 return q & 1
@@ -472,12 +497,11 @@ class Paranoid:
         ``gone`` the cards of the tricks completed since the search began): the intervals
         of ``q`` the seat can force from here. The trick's cards are still in their hands
         (``tmask`` tells them), but nobody who holds one plays again in this trick."""
-        h = self.hands
         s = self.seat
         p = (leader + i) & 3
         keep = ~gone
-        hand = h[p] & keep
-        allc = ((h[0] | h[1] | h[2] | h[3]) & keep) | tmask
+        hand = self.hand(p) & keep
+        allc = ((self.h0 | self.h1 | self.h2 | self.h3) & keep) | tmask
         reps = legal_reps(hand, i, led, allc)
         # the seat wants tricks unless every interval asked starts at 0 (then it wants to
         # lose them)
@@ -486,7 +510,7 @@ class Paranoid:
         order: list[int] = []
         sp = (s - leader) & 3  # the seat's place in this trick
         others = allc ^ hand
-        hand_s = h[s] & keep & ~tmask
+        hand_s = self.hand(s) & keep & ~tmask
         while reps:
             low = reps & -reps
             reps ^= low
@@ -630,18 +654,44 @@ class Cooperative:
     since it began, as in :class:`Paranoid`)."""
 
     def __init__(self, hands: list[int], budget: int) -> None:
-        self.hands: list[int] = hands
+        self.h0: int = hands[0]
+        self.h1: int = hands[1]
+        self.h2: int = hands[2]
+        self.h3: int = hands[3]
         self.memo: dict[int, list[int]] = {}
         self.nodes: int = 0
         self.budget: int = budget
+
+    @property
+    def hands(self) -> list[int]:
+        """The four hands the searches start from (set with :meth:`set_hands`)."""
+        return [self.h0, self.h1, self.h2, self.h3]
+
+    def set_hands(self, hands: list[int]) -> None:
+        """Search from these four hands (the table's memory is kept: it is keyed on
+        positions, not on where a search starts)."""
+        self.h0 = hands[0]
+        self.h1 = hands[1]
+        self.h2 = hands[2]
+        self.h3 = hands[3]
+
+    def hand(self, seat: int) -> int:
+        """The hand ``seat`` started the search with (kept as four machine-integer
+        attributes, not a list: reading a list item unboxes an object)."""
+        if seat == 0:
+            return self.h0
+        if seat == 1:
+            return self.h1
+        if seat == 2:
+            return self.h2
+        return self.h3
 
     def reach(self, leader: int, table: list[int], want: int = -1) -> int:
         """The bit set of future trick vectors (the current trick included) some play
         reaches from the position (``table``: the current trick's cards, from ``leader``):
         all of them, or only those of ``want`` (a set of vectors summing to the tricks
         left; -1: every one)."""
-        h = self.hands
-        n = h[(leader + len(table)) & 3].bit_count()
+        n = self.hand((leader + len(table)) & 3).bit_count()
         ask = VALID[n] if want < 0 else want & VALID[n]
         if not table:
             return self.boundary(leader, ask, 0)
@@ -661,12 +711,11 @@ class Cooperative:
         """Which of the vectors ``want`` (future, summing to the tricks left) some play
         reaches from this trick boundary (``gone``: the cards played since the search
         began)."""
-        hands = self.hands
         keep = ~gone
-        h0 = hands[0] & keep
-        h1 = hands[1] & keep
-        h2 = hands[2] & keep
-        h3 = hands[3] & keep
+        h0 = self.h0 & keep
+        h1 = self.h1 & keep
+        h2 = self.h2 & keep
+        h3 = self.h3 & keep
         n = (h0 if leader == 0 else h1 if leader == 1 else h2 if leader == 2 else h3).bit_count()
         if n <= 1:
             if n == 0:
@@ -703,11 +752,10 @@ class Cooperative:
         distinct completions (equivalent cards merged) tried depth first, each finished
         trick's position asked for the vectors still missing that give the trick to its
         winner, until none is missing (the completions not needed are never made)."""
-        h = self.hands
         p = (leader + i) & 3
         keep = ~gone
-        hand = h[p] & keep
-        allc = ((h[0] | h[1] | h[2] | h[3]) & keep) | tmask
+        hand = self.hand(p) & keep
+        allc = ((self.h0 | self.h1 | self.h2 | self.h3) & keep) | tmask
         reps = legal_reps(hand, i, led, allc)
         found = 0
         valid = VALID[n - 1]
