@@ -506,8 +506,11 @@ class Paranoid:
         # the seat wants tricks unless every interval asked starts at 0 (then it wants to
         # lose them)
         win_mode = (q & ~IROW0) != 0
-        # order the moves: a sort key in the high bits, the card in the low 5
-        order: list[int] = []
+        # order the moves: each move's key (a priority in the high bits, the card in the
+        # low 5; at most 2303) in a 12-bit field of ``keys``, the lowest key tried first,
+        # picked when needed (often the first move settles the question), no list sorted
+        keys = 0
+        m = 0
         sp = (s - leader) & 3  # the seat's place in this trick
         others = allc ^ hand
         hand_s = self.hand(s) & keep & ~tmask
@@ -552,9 +555,8 @@ class Paranoid:
                     pr = r
                 else:  # the seat is void: it cannot win this trick
                     pr = 7 - r
-            order.append(pr << 5 | c)
-        if len(order) > 1:
-            order.sort()
+            keys |= (pr << 5 | c) << (12 * m)
+            m += 1
         is_s = p == s
         last = i == 3
         if last:
@@ -571,7 +573,15 @@ class Paranoid:
         res = 0 if is_s else q  # the seat: proven so far; the coalition: still forcible
         rest = q
         after = gone | tmask  # the cards gone once this trick is complete (with the last card)
-        for v in order:
+        for _ in range(m):
+            v = 4095
+            at = 0
+            for j in range(0, 12 * m, 12):
+                x = keys >> j & 4095
+                if x < v:
+                    v = x
+                    at = j
+            keys |= 4095 << at  # tried
             c = v & 31
             if i == 0:
                 nled = c >> 3
