@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchlib import build_kernel
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -148,6 +150,7 @@ def main(argv=None):
             subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.compare], cwd=ROOT, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
+                build_kernel(tree)  # the older version runs compiled code too, as this one does
                 db = tmp / "old.sqlite"
                 lines.append(show(args.compare, db, run(tree, args.range, db, args)))
             finally:

@@ -42,13 +42,13 @@ def run_previous(root: Path, commit: str, script: str, argv: list[str], *, env: 
     variables for it; ``pythonpath``: the worktree is put on its PYTHONPATH too (ahead of
     the editable install's import hook); ``quiet``: its output is not shown (a failure
     still raises). When this process runs the compiled search kernel, the older version's
-    kernel is compiled too (:func:`_build_kernel`), so both run the same kind of code."""
+    kernel is compiled too (:func:`build_kernel`), so both run the same kind of code."""
     with tempfile.TemporaryDirectory() as tmp:
         wt = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", str(wt), commit],
                        check=True, capture_output=True)
         try:
-            _build_kernel(wt)
+            build_kernel(wt)
             out = Path(tmp) / "old.json"
             full_env = dict(os.environ, BENCH_ROOT=str(wt), **(env or {}))
             if pythonpath:
@@ -60,7 +60,7 @@ def run_previous(root: Path, commit: str, script: str, argv: list[str], *, env: 
             subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(wt)], capture_output=True)
 
 
-def _build_kernel(wt: Path) -> None:
+def build_kernel(wt: Path) -> None:
     """Compile the search kernel of the worktree ``wt`` when this process runs the compiled
     kernel and that commit has one (setup.py): ``pip wheel`` builds the project as ``pip
     install`` does (its own build environment: ``setup.py build_ext`` under the venv's
