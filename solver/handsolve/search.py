@@ -353,30 +353,16 @@ def last_trick(h0: int, h1: int, h2: int, h3: int, leader: int) -> int:
     return win
 
 
-class Paranoid:
-    """Paranoid searches for seat ``seat``: which of a set of intervals of its future
-    tricks it can force against the other three playing together.
+class StartHands:
+    """The four hands a search starts from, as four machine-integer attributes (not a
+    list: reading a list item unboxes an object). The searches never write them: they
+    carry ``gone``, the cards of the tricks completed since the search began."""
 
-    A question is a bit set of intervals (see :func:`interval_bit`); the answer is the
-    subset that can be forced. At the seat's turns a card proving some of them settles
-    those, and the search stops once all are proven; at the others' turns an interval
-    stays only while every card tried so far leaves it forcible, and the search stops
-    once none is left. One interval asked is the plain boolean "can it force its tricks
-    into [lo, hi]?" search. The transposition table keeps, per canonical trick-boundary
-    position, the intervals known forcible (closed upwards) and known not (closed
-    downwards). The hands are never written during a search: it carries ``gone``, the
-    cards of the tricks completed since it began, and reads a hand as ``hand & ~gone``
-    (writing a list item would box the integer in the compiled code)."""
-
-    def __init__(self, hands: list[int], seat: int, budget: int) -> None:
+    def __init__(self, hands: list[int]) -> None:
         self.h0: int = hands[0]
         self.h1: int = hands[1]
         self.h2: int = hands[2]
         self.h3: int = hands[3]
-        self.seat: int = seat
-        self.tt: dict[int, list[int]] = {}
-        self.nodes: int = 0
-        self.budget: int = budget
 
     @property
     def hands(self) -> list[int]:
@@ -401,6 +387,29 @@ class Paranoid:
         if seat == 2:
             return self.h2
         return self.h3
+
+
+class Paranoid(StartHands):
+    """Paranoid searches for seat ``seat``: which of a set of intervals of its future
+    tricks it can force against the other three playing together.
+
+    A question is a bit set of intervals (see :func:`interval_bit`); the answer is the
+    subset that can be forced. At the seat's turns a card proving some of them settles
+    those, and the search stops once all are proven; at the others' turns an interval
+    stays only while every card tried so far leaves it forcible, and the search stops
+    once none is left. One interval asked is the plain boolean "can it force its tricks
+    into [lo, hi]?" search. The transposition table keeps, per canonical trick-boundary
+    position, the intervals known forcible (closed upwards) and known not (closed
+    downwards). The hands are never written during a search: it carries ``gone``, the
+    cards of the tricks completed since it began, and reads a hand as ``hand & ~gone``
+    (writing a list item would box the integer in the compiled code)."""
+
+    def __init__(self, hands: list[int], seat: int, budget: int) -> None:
+        super().__init__(hands)
+        self.seat: int = seat
+        self.tt: dict[int, list[int]] = {}
+        self.nodes: int = 0
+        self.budget: int = budget
 
     def ask(self, leader: int, table: list[int], q: int) -> int:
         """The intervals of ``q`` (future tricks from now, the current trick included)
@@ -650,7 +659,7 @@ def _valid_vectors() -> list[int]:
 VALID: Final[list[int]] = _valid_vectors()
 
 
-class Cooperative:
+class Cooperative(StartHands):
     """Cooperative reachability from one position: which future trick vectors some legal
     play reaches (all four seats choosing together).
 
@@ -664,37 +673,10 @@ class Cooperative:
     since it began, as in :class:`Paranoid`)."""
 
     def __init__(self, hands: list[int], budget: int) -> None:
-        self.h0: int = hands[0]
-        self.h1: int = hands[1]
-        self.h2: int = hands[2]
-        self.h3: int = hands[3]
+        super().__init__(hands)
         self.memo: dict[int, list[int]] = {}
         self.nodes: int = 0
         self.budget: int = budget
-
-    @property
-    def hands(self) -> list[int]:
-        """The four hands the searches start from (set with :meth:`set_hands`)."""
-        return [self.h0, self.h1, self.h2, self.h3]
-
-    def set_hands(self, hands: list[int]) -> None:
-        """Search from these four hands (the table's memory is kept: it is keyed on
-        positions, not on where a search starts)."""
-        self.h0 = hands[0]
-        self.h1 = hands[1]
-        self.h2 = hands[2]
-        self.h3 = hands[3]
-
-    def hand(self, seat: int) -> int:
-        """The hand ``seat`` started the search with (kept as four machine-integer
-        attributes, not a list: reading a list item unboxes an object)."""
-        if seat == 0:
-            return self.h0
-        if seat == 1:
-            return self.h1
-        if seat == 2:
-            return self.h2
-        return self.h3
 
     def reach(self, leader: int, table: list[int], want: int = -1) -> int:
         """The bit set of future trick vectors (the current trick included) some play
