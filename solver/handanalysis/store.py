@@ -55,6 +55,8 @@ FIELDS = tuple(c[0] for c in COLUMNS)
 RANGES = {"most": (0, 8), "fewest": (0, 8), "exact": (0, 8), "best_bid": (0, 8), "best_score": (-160, 80),
           "scores": (-160, 80)}
 ROW_FIELDS = FIELDS[:-1]  # finished_at: the table's default
+# one deal's row (a seed already stored keeps its row)
+INSERT_ROW = f"INSERT OR IGNORE INTO deals ({', '.join(ROW_FIELDS)}) VALUES ({', '.join('?' * len(ROW_FIELDS))})"
 
 
 @dataclass(frozen=True)
@@ -191,20 +193,18 @@ class HandStore(SqliteFile):
 
     def add(self, row: DealRow) -> bool:
         """Commit one deal; False if its seed was already stored (the old row stays)."""
-        sql = f"INSERT OR IGNORE INTO deals ({', '.join(ROW_FIELDS)}) VALUES ({', '.join('?' * len(ROW_FIELDS))})"
         with self._sql("write to"):
-            cur = self.db.execute(sql, row.values())
+            cur = self.db.execute(INSERT_ROW, row.values())
         return cur.rowcount == 1
 
     def add_many(self, rows: Iterable[DealRow]) -> int:
         """Commit many deals in one transaction (all or none); how many were new (seeds
         already stored keep their rows)."""
-        sql = f"INSERT OR IGNORE INTO deals ({', '.join(ROW_FIELDS)}) VALUES ({', '.join('?' * len(ROW_FIELDS))})"
         added = 0
         with self._sql("write to"):
             self.db.execute("BEGIN IMMEDIATE")
             for row in rows:
-                added += self.db.execute(sql, row.values()).rowcount
+                added += self.db.execute(INSERT_ROW, row.values()).rowcount
             self.db.execute("COMMIT")
         return added
 
