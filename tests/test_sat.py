@@ -1,4 +1,4 @@
-"""The SAT encodings (solver/encodings/sat.py) against the brute-force reference engine.
+"""The SAT encodings (solver/encodings/sat/) against the brute-force reference engine.
 
 Tiny custom variants, random decks and random mid-game positions, every rule option: the
 SAT maximum must equal ``refengine.brute_force_max`` and every decoded line must replay
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 
 import pytest
 
-from solver.encodings import sat
+from solver.encodings.sat import solve as sat_solve
 from solver.encodings.sat import check_drat, encode, sat_max, sat_reachable
 from solver.game import PLAY, Card, Game, Rules, custom_variant, variant_by_name
 
@@ -337,11 +338,11 @@ def test_rup_checker_rejects_a_bogus_proof(tmp_path):
 
 
 def test_check_drat_without_drat_trim(monkeypatch, tmp_path):
-    monkeypatch.setattr(sat.shutil, "which", lambda name: None)
+    monkeypatch.setattr(sat_solve.shutil, "which", lambda name: None)
     assert check_drat(tmp_path / "a.cnf", tmp_path / "a.drat") is None
 
 
-@pytest.mark.skipif(sat.shutil.which("drat-trim") is None, reason="drat-trim not installed")
+@pytest.mark.skipif(shutil.which("drat-trim") is None, reason="drat-trim not installed")
 def test_drat_trim_verifies_a_full_deck_proof(tmp_path):
     _, game = load_deck("hard_2p.jsonl", lambda d: d["id"] == "rama_hard_decks-0")
     proof = tmp_path / "p.drat"
