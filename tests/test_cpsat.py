@@ -1,4 +1,4 @@
-"""The CP-SAT encoding (solver/encodings/cpsat.py) against the brute-force reference engine.
+"""The CP-SAT encoding (solver/encodings/cpsat/) against the brute-force reference engine.
 
 Tiny custom variants, random decks, 2-3 players, every rule option, random mid-game
 positions: ``cpsat_max`` must prove the maximum of ``refengine.brute_force_max``, and every
@@ -28,13 +28,13 @@ from ortools.sat.python import cp_model
 from solver.encodings.cpsat import (
     REDUNDANT,
     CpsatResult,
-    _Encoding,
-    _replay,
     canonical_line,
     cpsat_max,
     greedy_line,
     model_accepts,
 )
+from solver.encodings.cpsat.model import _Encoding
+from solver.encodings.cpsat.solve import _replay
 from solver.game import (
     DISCARD,
     PLAY,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.encodings.sat import solve as sat_solve
 from solver.encodings.sat import check_drat, encode, sat_max, sat_reachable
+from solver.encodings.sat import solve as sat_solve
 from solver.game import PLAY, Card, Game, Rules, custom_variant, variant_by_name
 
 from conftest import HARD_SAMPLE, NV_SAMPLE, as_tuple
