@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from solver.errors import EncodingError, deck_text
 from solver.game import Action, State
 
-# the redundant constraints (``redundant.RedundantConstraints._redundant``), by name: each rank played once if
+# the redundant constraints (``redundant.add_redundant``), by name: each rank played once if
 # reached, no strikeout, pace, hand capacity, pace event by event, needed cards held (all
 # hands), needed cards held (hand by hand; needs the capacity's held[e, j, p])
 REDUNDANT = ("ranks", "strikes", "pace", "capacity", "pace_events", "needed_held", "needed_hands")

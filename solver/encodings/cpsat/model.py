@@ -8,15 +8,14 @@ from collections.abc import Collection
 from ortools.sat.python import cp_model
 
 from solver.errors import EncodingError, deck_text
-from solver.game import COLOR_CLUE, RANK_CLUE, MalformedError, State
+from solver.game import COLOR_CLUE, RANK_CLUE, Action, MalformedError, State
 from solver.support import check_solvable
 
+from . import lines, redundant
 from .common import _CLUE, _DECK_MISPLAY, _DECK_PLAY, _DISCARD, _HAND_USES, _MISPLAY, _PLAY, _neg
-from .lines import LineValues
-from .redundant import RedundantConstraints
 
 
-class _Encoding(RedundantConstraints, LineValues):
+class _Encoding:
     """Builds the model for one position; keeps the variables for hinting and decoding.
 
     ``target``: only lines scoring at least this are modelled (0: every line).
@@ -502,9 +501,9 @@ class _Encoding(RedundantConstraints, LineValues):
             m.add(self.score <= self.upper)
 
         if self.redundant:
-            self._redundant()
+            redundant.add_redundant(self)
         if self.symmetry:
-            self._symmetry()
+            redundant.add_symmetry(self)
 
     def _holding(self, e: int, cards: list[bool], name: str) -> list:
         """Per player q, a literal ``{name}[e, q]`` that holds only if q holds at event e
@@ -693,3 +692,22 @@ class _Encoding(RedundantConstraints, LineValues):
     def _objective(self, maximize: bool) -> None:
         if maximize:
             self.model.maximize(self.score)
+
+    # =====================================================================================
+    # the redundant constraints' names, hints and decoding (redundant.py, lines.py)
+    # =====================================================================================
+    def part(self, name: str) -> bool:
+        """Whether the redundant constraint ``name`` (one of ``REDUNDANT``) is added."""
+        return redundant.part(self, name)
+
+    def line_values(self, line) -> tuple[dict, int | None]:
+        """The variables' values along ``line`` and its score (:func:`.lines.line_values`)."""
+        return lines.line_values(self, line)
+
+    def add_hint(self, line) -> int | None:
+        """Hint ``line`` to the solver; its score if it ends the game."""
+        return lines.add_hint(self, line)
+
+    def decode(self, solver: cp_model.CpSolver) -> tuple[list[Action], State]:
+        """The solution as engine actions, replayed from the position (:func:`.lines.decode`)."""
+        return lines.decode(self, solver)
