@@ -16,7 +16,12 @@ package is pure Python.
 
     pip install .                          # with the compiled kernel
     HANABI_NO_COMPILE=1 pip install .      # pure Python
-    python setup.py build_ext --inplace    # (re)build the kernel in the source tree
+    pip install --no-deps -e .             # (re)build the kernel in the source tree
+
+(``bash scripts/setup.sh`` runs the last one whenever a kernel's source has changed.
+``python setup.py build_ext`` itself is not a way in: it needs a setuptools that reads
+pyproject.toml's ``license = "MIT"``, which the venv's own setuptools does not; pip builds
+with a recent one.)
 """
 from __future__ import annotations
 
