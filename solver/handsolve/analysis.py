@@ -111,7 +111,7 @@ class BidTable:
         return all(r.complete for r in self.rows)
 
 
-class _Forcer:
+class Forcer:
     """Which intervals [lo, hi] of its round total ``seat`` can force from one position,
     as far as asked and decided within the budget (the rest unknown)."""
 
@@ -272,7 +272,7 @@ def _best(scores: tuple[int | None, ...]) -> tuple[int | None, int | None]:
 def seat_bounds(pos: Deal | Position, seat: int, *, nodes: int = DEFAULT_NODES) -> SeatBounds:
     """One seat's paranoid bounds and exact set (:class:`SeatBounds`)."""
     p = as_position(pos)
-    f = _Forcer(p, _check_seat(seat), Paranoid(list(p.hands), seat, nodes))
+    f = Forcer(p, _check_seat(seat), Paranoid(list(p.hands), seat, nodes))
     return f.bounds()
 
 
@@ -290,7 +290,7 @@ def bid_table(pos: Deal | Position, seat: int | None = None, rule: str = EXACT, 
     for s in seats:
         search = Paranoid(list(p.hands), s, nodes)
         search.tt = tt  # keys count seats from the searching seat: one table serves all four
-        f = _Forcer(p, s, search)
+        f = Forcer(p, s, search)
         b = f.bounds()
         scores = f.bid_scores(rule, b)
         best_bid, best_score = _best(scores)
@@ -435,14 +435,14 @@ def best_cards(pos: Position, bid: int | None = None, rule: str = EXACT, *, boun
     search = Paranoid(list(p.hands), mover, nodes)
     choices = []
     for g in equivalent_groups(p):
-        f = _Forcer(_after(p, g[0]), mover, search)
+        f = Forcer(after_card(p, g[0]), mover, search)
         b = f.bounds() if bounds or bid is None else None
         score = None if bid is None else f.bid_score(bid, rule, b)
         choices.append(CardChoice(tuple(Card(c) for c in g), score, b))
     return BestCards(mover, bid, rule, tuple(choices), search.nodes)
 
 
-def _after(p: Position, card: int) -> Position:
+def after_card(p: Position, card: int) -> Position:
     """``p`` after its mover plays ``card`` (legal), unchecked beyond the constructor's
     checks; a completed trick is resolved."""
     hands = list(p.hands)

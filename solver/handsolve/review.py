@@ -41,7 +41,7 @@ from solver.hand import (
     round_score,
 )
 
-from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, _after, _Forcer, equivalent_groups
+from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, Forcer, after_card, equivalent_groups
 from .kernel import BudgetExhausted, Cooperative, Paranoid, vector_bit
 
 Status = Literal["kept", "gained", "lost", "never", "unknown"]
@@ -213,8 +213,8 @@ class _SeatValues:
         s.nodes = 0
         s.set_hands(list(p.hands))
         try:
-            return _Forcer(p, self.seat, s).bid_score(self.bid, self.rule)
-        except BudgetExhausted:  # pragma: no cover  (_Forcer turns it into None)
+            return Forcer(p, self.seat, s).bid_score(self.bid, self.rule)
+        except BudgetExhausted:  # pragma: no cover  (Forcer turns it into None)
             return None
         finally:
             self.nodes += s.nodes
@@ -303,7 +303,7 @@ def _other_classes(p: Position, played: int, keeps: Callable[[Position], bool | 
     for g in groups:
         if played in g:
             continue
-        k = keeps(_after(p, g[0]))
+        k = keeps(after_card(p, g[0]))
         if k is None:
             unknown.append(_cards(g))
         elif k:
