@@ -178,6 +178,15 @@ WORK_SHARE = 0.5
 DEADLINE_FACTOR = 2.0
 
 
+def deadline_seconds(timeout: float | None, engine: str = "portfolio") -> float | None:
+    """The wall-clock limit, in seconds from the start, of a solve by ``engine`` given
+    ``timeout`` (None: none): ``DEADLINE_FACTOR`` times it, except for the encodings run
+    alone (``sat``, ``cpsat``), which have no deterministic budget: the timeout is theirs."""
+    if timeout is None:
+        return None
+    return timeout * (1.0 if engine in ("sat", "cpsat") else DEADLINE_FACTOR)
+
+
 def rounds_for(timeout: float, players: int) -> int:
     """The main loop's rounds that a ``timeout`` buys (at least one)."""
     work = WORK_SHARE * timeout / ROUND_SECONDS[players]
@@ -205,7 +214,7 @@ def budget(timeout: float | None, players: int) -> dict:
     scale = 1.0 if timeout is None else max(1.0, timeout / CONFIRM_SCALE_SECONDS)
     return {
         "timeout": None if timeout is None else float(timeout),
-        "deadline": None if timeout is None else DEADLINE_FACTOR * timeout,
+        "deadline": deadline_seconds(timeout),
         "rounds": None if timeout is None else rounds_for(timeout, players),
         "scale": scale,
         "first_nodes": FIRST_BUDGET[players],
@@ -281,10 +290,8 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     if timeout is not None and timeout > MAX_TIMEOUT:  # inf too: the timers cannot wait that long
         raise MalformedError(f"solve: timeout must be at most {MAX_TIMEOUT:.0f} s (None for no limit), got {timeout!r}")
     t0 = time.monotonic()
-    deadline = None
-    if timeout is not None:
-        # (the encodings alone have no deterministic budget: the timeout is theirs)
-        deadline = t0 + timeout * (1.0 if engine in ("sat", "cpsat") else DEADLINE_FACTOR)
+    limit = deadline_seconds(timeout, engine)
+    deadline = None if limit is None else t0 + limit
     if state.over:
         return Solution(state.score, state.score, True, [], Proof("over", f"the game is over ({state.end_reason})",
                         ("rules",)), {"nodes": 0, "time": 0.0})

@@ -26,13 +26,13 @@ from . import split
 from .errors import SearchTimeout
 from .game import Action, State
 from .portfolio import (
-    DEADLINE_FACTOR,
     METHOD_NAMES,
     Proof,
     Solution,
     _fallback_line,
     _Run,
     _solve_encoding,
+    deadline_seconds,
     to_engine_line,
 )
 from .search.kernel import Position, Search, named_bound
@@ -125,8 +125,8 @@ def find_line_split(state: State, target: int, *, node_limit: int | None = None,
 
 def _solve_one(fs: State, engine: str, timeout, node_limit, confirm: bool, floor: int) -> Solution:
     """One fixed game, by ``engine``, for a line above ``floor`` or a proof that none is."""
-    deadline = None if timeout is None else time.monotonic() + timeout * (
-        1.0 if engine in ("sat", "cpsat") else DEADLINE_FACTOR)
+    limit = deadline_seconds(timeout, engine)
+    deadline = None if limit is None else time.monotonic() + limit
     if fs.over:
         return Solution(fs.score, fs.score, True, [], Proof("over", "the game is over", ("rules",)))
     if engine in ("sat", "cpsat"):
