@@ -285,3 +285,18 @@ def test_the_environment_variables_in_a_fresh_interpreter(hand, hanabi, expected
     else:
         assert res.returncode == 0, res.stderr
         assert res.stdout.strip() == ("compiled" if expected == "auto" and COMPILED is not None else "pure")
+
+
+@needs_compiled
+def test_importing_the_compiled_module_first_says_so_not_stale():
+    """``solver._kernel.hand.search`` imported directly imports the handsolve package, whose
+    loader then finds the compiled module half imported: ``auto`` runs the pure kernel,
+    ``compiled`` refuses, and both say why (not "stale": the build is current)."""
+    code = "import solver._kernel.hand.search; import solver.handsolve.kernel as k; print(k.NOTE)"
+    for mode in ("auto", "compiled"):
+        env = dict(os.environ, HAND_KERNEL=mode)
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env)
+        out = res.stdout if mode == "auto" else res.stderr
+        assert "solver._kernel.hand.search is still being imported" in out, (mode, res.stdout, res.stderr)
+        assert "stale" not in out
+        assert (res.returncode == 0) == (mode == "auto")

@@ -66,6 +66,11 @@ def compiled_modules(package: str, modules: tuple[str, ...], hashes: dict[str, s
             mods.append(importlib.import_module(full))
     except Exception as e:  # (a broken build: whatever it raises, the pure kernel still runs)
         return None, f"the compiled kernel does not import: {type(e).__name__}: {e}"
+    busy = [f"{package}.{name}" for name, mod in zip(modules, mods)
+            if getattr(getattr(mod, "__spec__", None), "_initializing", False)]
+    if busy:  # (imported directly, it imported the kernel's loader before it was complete)
+        return None, (f"{busy[0]} is still being imported (import the kernel through its loader, "
+                      f"{source.replace('/', '.')}.kernel, not the compiled module directly)")
     stale = [name for name, mod in zip(modules, mods) if getattr(mod, STAMP_NAME, None) != hashes[name]]
     if stale:
         files = ", ".join(f"{source}/{name}.py" for name in stale)
