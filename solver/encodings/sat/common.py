@@ -3,6 +3,7 @@ the CNF builder (:class:`Encoding`), the counters and rule blocks both models wr
 the optional constraint groups."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pysat.card import CardEnc, EncType
@@ -309,3 +310,25 @@ def _any_clue(st: State) -> Action:
         raise EncodingError(f"decode: a clue is due at turn {st.turn} but no clue is legal", deck=deck_text(st),
                             method="sat")
     return a
+
+
+def _needed_cards(enc: Encoding, d: _Data, use: dict, events: int, discard: Callable[[int], int],
+                  bomb: Callable[[int], int]) -> None:
+    """Needed cards (redundant; a perfect target only): every card not yet played is needed,
+    so not every copy of one may be discarded or bombed. ``use[t, o]``: the literal "card o
+    is used at event t" (where it can be), ``discard(t)`` and ``bomb(t)`` the literals of
+    event t's action; ``lost(o)``: o is discarded or bombed."""
+    for (s, r) in d.types:
+        if r <= d.stacks0[s]:
+            continue
+        keep = []
+        for o in d.live:
+            if d.card_type(o) != (s, r):
+                continue
+            lost = enc.var("lost", o)
+            for t in range(events):
+                if (t, o) in use:
+                    enc.implies([use[t, o], discard(t)], [lost])
+                    enc.implies([use[t, o], bomb(t)], [lost])
+            keep.append(-lost)
+        enc.add(keep)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import EncodingError, deck_text
 from ...game import DISCARD, PLAY, Action, MalformedError, State
-from .common import STEP_FEATURES, Encoding, _any_clue, _counters, _Data, _guard, _over_or_done
+from .common import STEP_FEATURES, Encoding, _any_clue, _counters, _Data, _guard, _needed_cards, _over_or_done
 
 
 # --------------------------------------------------------------------------------------
@@ -391,20 +391,7 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
     # Needed cards (redundant, perfect target only): every card not yet played is needed,
     # so for each one, not all of its copies may be discarded or bombed.
     if "needed" in features and target >= d.perfect:
-        for (s, r) in d.types:
-            if r <= d.stacks0[s]:
-                continue
-            keep = []
-            for o in d.live:
-                if d.card_type(o) != (s, r):
-                    continue
-                lost = v("lost", o)
-                for e in range(E):
-                    if (e, o) in use:
-                        enc.implies([use[e, o], discard[e]], [lost])
-                        enc.implies([use[e, o], bomb[e]], [lost])
-                keep.append(-lost)
-            enc.add(keep)
+        _needed_cards(enc, d, use, E, discard.__getitem__, bomb.__getitem__)
 
     # Symmetry: two cards of the same suit and rank are interchangeable, so when both are
     # in the actor's hand the older one (lower order) is used first. Any line can be made

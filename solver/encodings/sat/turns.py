@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import EncodingError, deck_text
 from ...game import DISCARD, PLAY, Action, State
-from .common import TURN_FEATURES, Encoding, _any_clue, _counters, _Data, _guard, _over_or_done
+from .common import TURN_FEATURES, Encoding, _any_clue, _counters, _Data, _guard, _needed_cards, _over_or_done
 
 
 # --------------------------------------------------------------------------------------
@@ -410,20 +410,7 @@ def encode_turns(state: State, target: int, *, horizon_turns: int | None = None,
     # A perfect score needs one copy of every card still to be played: not every copy of
     # a needed card may be discarded or bombed (redundant, it follows from the stacks).
     if "needed" in features and target >= d.perfect:
-        for (s, r) in d.types:
-            if r <= d.stacks0[s]:
-                continue
-            lost = []
-            for o in d.live:
-                if d.card_type(o) != (s, r):
-                    continue
-                x = v("lost", o)
-                for t in range(H):
-                    if (t, o) in use:
-                        enc.implies([use[t, o], v("discard", t)], [x])
-                        enc.implies([use[t, o], v("bomb", t)], [x])
-                lost.append(-x)
-            enc.add(lost)
+        _needed_cards(enc, d, use, H, lambda t: v("discard", t), lambda t: v("bomb", t))
 
     # Pace (redundant, it follows from the rules): every successful play happens on a
     # removal turn or in the final round, so with score0 + D + N - target "wasted"
