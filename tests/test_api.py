@@ -136,6 +136,35 @@ def test_the_library_never_imports_the_application():
     assert out.strip() == "[]"
 
 
+def _project_imports(path: Path) -> set[str]:
+    """The project modules ``path`` imports, relative imports resolved (``from ...game
+    import X`` in solver/encodings/sat/steps.py: ``solver.game``)."""
+    package = path.relative_to(REPO).with_suffix("").parts[:-1]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            out.add(".".join(base + ([node.module] if node.module else [])))
+    return {m for m in out if m.split(".")[0] == "solver"}
+
+
+def test_the_encodings_import_only_the_rules_engine():
+    """The SAT and CP-SAT encodings are witnesses independent of the search: within the
+    project they import only the rules engine and the small modules built on it alone."""
+    allowed = ("solver.game", "solver.errors", "solver.support", "solver.strategy", "solver.encodings")
+    paths = sorted((REPO / "solver" / "encodings").rglob("*.py"))
+    assert len(paths) >= 10, paths  # the two packages' modules
+    for path in paths:
+        bad = {m for m in _project_imports(path) if not m.startswith(allowed)}
+        assert not bad, f"{path.relative_to(REPO)} imports {bad}"
+    for helper in ("errors", "support", "strategy"):  # and those import only the rules engine
+        bad = {m for m in _project_imports(REPO / "solver" / f"{helper}.py")
+               if not m.startswith(("solver.game", "solver.errors"))}
+        assert not bad, f"solver/{helper}.py imports {bad}"
+
+
 def test_the_rules_engine_imports_nothing_else():
     for path in (REPO / "solver" / "game").glob("*.py"):
         bad = {m for m in _imports(path) if m.split(".")[0] in ("solver", "puzzles", "hanabi_cli")}
