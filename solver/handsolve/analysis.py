@@ -25,7 +25,6 @@ from solver.hand import (
 from .kernel import (
     IVALID,
     REPS,
-    SUIT_MASK,
     BudgetExhausted,
     Cooperative,
     Paranoid,
@@ -435,27 +434,8 @@ def best_cards(pos: Position, bid: int | None = None, rule: str = EXACT, *, boun
     search = Paranoid(list(p.hands), mover, nodes)
     choices = []
     for g in equivalent_groups(p):
-        f = Forcer(after_card(p, g[0]), mover, search)
+        f = Forcer(p.after(Card(g[0])), mover, search)
         b = f.bounds() if bounds or bid is None else None
         score = None if bid is None else f.bid_score(bid, rule, b)
         choices.append(CardChoice(tuple(Card(c) for c in g), score, b))
     return BestCards(mover, bid, rule, tuple(choices), search.nodes)
-
-
-def after_card(p: Position, card: int) -> Position:
-    """``p`` after its mover plays ``card`` (legal), unchecked beyond the constructor's
-    checks; a completed trick is resolved."""
-    hands = list(p.hands)
-    mover = p.to_move
-    hands[mover] &= ~(1 << card)
-    table = p.table + (card,)
-    taken = list(p.taken)
-    leader = p.leader
-    if len(table) == NUM_SEATS:
-        led = SUIT_MASK[table[0] >> 3]
-        w = max(range(NUM_SEATS), key=lambda i: table[i] if (1 << table[i]) & led else -1)
-        leader = (leader + w) % NUM_SEATS
-        taken[leader] += 1
-        table = ()
-    return Position((hands[0], hands[1], hands[2], hands[3]), leader, table,
-                    (taken[0], taken[1], taken[2], taken[3]), p.bids)

@@ -41,7 +41,7 @@ from solver.hand import (
     round_score,
 )
 
-from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, Forcer, after_card, equivalent_groups
+from .analysis import DEFAULT_COOP_NODES, DEFAULT_NODES, Forcer, equivalent_groups
 from .kernel import BudgetExhausted, Cooperative, Paranoid, vector_bit
 
 Status = Literal["kept", "gained", "lost", "never", "unknown"]
@@ -303,7 +303,7 @@ def _other_classes(p: Position, played: int, keeps: Callable[[Position], bool | 
     for g in groups:
         if played in g:
             continue
-        k = keeps(after_card(p, g[0]))
+        k = keeps(p.after(Card(g[0])))
         if k is None:
             unknown.append(_cards(g))
         elif k:
