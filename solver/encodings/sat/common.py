@@ -10,7 +10,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...errors import EncodingError, deck_text
-from ...game import Action, MalformedError, State
+from ...game import DISCARD, PLAY, Action, MalformedError, State
 from ...support import check_solvable
 
 
@@ -310,6 +310,20 @@ def _any_clue(st: State) -> Action:
         raise EncodingError(f"decode: a clue is due at turn {st.turn} but no clue is legal", deck=deck_text(st),
                             method="sat")
     return a
+
+
+def _decoded_action(enc: Encoding, true: set[int], st: State, i: int, what: str, method: str) -> Action:
+    """Decoding: the action of event or turn ``i`` of the model ``true``, applied to ``st``:
+    a clue (any legal one) where the model says so, else the play or discard of the one
+    card it uses; a model that uses no card or several there is an :class:`EncodingError`."""
+    if enc.value(true, "clue", i):
+        return st.apply(_any_clue(st))
+    cards = [o for o in enc.data.live if enc.value(true, "use", i, o)]
+    if len(cards) != 1:
+        raise EncodingError(f"decode: {what} {i} uses {len(cards)} cards", deck=deck_text(enc.data.state),
+                            method=method)
+    kind = PLAY if enc.value(true, "play", i) else DISCARD
+    return st.apply(Action(kind, cards[0]))
 
 
 def _needed_cards(enc: Encoding, d: _Data, use: dict, events: int, discard: Callable[[int], int],

@@ -2,9 +2,18 @@
 removals of deck cards, no horizon needed (see :func:`encode_steps`)."""
 from __future__ import annotations
 
-from ...errors import EncodingError, deck_text
-from ...game import DISCARD, PLAY, Action, MalformedError, State
-from .common import STEP_FEATURES, Encoding, _any_clue, _counters, _Data, _guard, _needed_cards, _over_or_done
+from ...game import Action, MalformedError, State
+from .common import (
+    STEP_FEATURES,
+    Encoding,
+    _any_clue,
+    _counters,
+    _Data,
+    _decoded_action,
+    _guard,
+    _needed_cards,
+    _over_or_done,
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -430,13 +439,5 @@ def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
                 actions.append(st.apply(_any_clue(st)))
                 if st.over:  # a position with nothing left to score ends at its first action
                     return actions
-        if enc.value(true, "clue", e):
-            actions.append(st.apply(_any_clue(st)))
-            continue
-        cards = [o for o in d.live if enc.value(true, "use", e, o)]
-        if len(cards) != 1:
-            raise EncodingError(f"decode: event {e} uses {len(cards)} cards", deck=deck_text(d.state),
-                                method="sat steps")
-        kind = PLAY if enc.value(true, "play", e) else DISCARD
-        actions.append(st.apply(Action(kind, cards[0])))
+        actions.append(_decoded_action(enc, true, st, e, "event", "sat steps"))
     return actions

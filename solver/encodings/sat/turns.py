@@ -2,9 +2,8 @@
 horizon, a second, differently built witness (see :func:`encode_turns`)."""
 from __future__ import annotations
 
-from ...errors import EncodingError, deck_text
-from ...game import DISCARD, PLAY, Action, State
-from .common import TURN_FEATURES, Encoding, _any_clue, _counters, _Data, _guard, _needed_cards, _over_or_done
+from ...game import Action, State
+from .common import TURN_FEATURES, Encoding, _counters, _Data, _decoded_action, _guard, _needed_cards, _over_or_done
 
 
 # --------------------------------------------------------------------------------------
@@ -451,13 +450,5 @@ def _decode_turns(enc: Encoding, true: set[int]) -> list[Action]:
     for t in range(enc.length):
         if enc.value(true, "over", t) or st.over:  # (the engine may end it first: Game.site_end)
             break
-        if enc.value(true, "clue", t):
-            actions.append(st.apply(_any_clue(st)))
-            continue
-        cards = [o for o in d.live if enc.value(true, "use", t, o)]
-        if len(cards) != 1:
-            raise EncodingError(f"decode: turn {t} uses {len(cards)} cards", deck=deck_text(d.state),
-                                method="sat turns")
-        kind = PLAY if enc.value(true, "play", t) else DISCARD
-        actions.append(st.apply(Action(kind, cards[0])))
+        actions.append(_decoded_action(enc, true, st, t, "turn", "sat turns"))
     return actions
