@@ -364,3 +364,20 @@ def test_readme_data_files_follow_seed_blocks(tmp_path):
     for f, seeds in zip(files, ([10_000], [10_001], [25_000])):
         with HandStore(db, None, readonly=True) as st:
             assert [r.seed for r in read_export(f, st).rows] == seeds
+
+
+def test_the_readme_block_is_what_its_published_rows_say(tmp_path):
+    """The README's Hand statistics block, rewritten from the rows published beside it
+    (docs/hand-stats/deals, imported into a new store), comes out the same to the letter."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import hand_stats_readme
+
+    files = sorted((REPO / "docs" / "hand-stats" / "deals").glob("seeds-*.jsonl.gz"))
+    assert files, "docs/hand-stats/deals holds no export files"
+    db = tmp_path / "published.sqlite"
+    assert run_hand("import", *files, "--db", db).exit_code == 0
+    readme = tmp_path / "README.md"
+    readme.write_text((REPO / "README.md").read_text())
+    hand_stats_readme.main([str(db), "--readme", str(readme), "--plots", str(tmp_path / "p")])
+    assert readme.read_text() == (REPO / "README.md").read_text()
+    assert len(list((tmp_path / "p").iterdir())) == 3
