@@ -69,10 +69,10 @@ def run(tree: Path, rng: str, db: Path, args) -> tuple[float, float]:
     fraction of 0.2 s per process, is missed)."""
     if args.hand:
         first, last = _hand_range(rng)
-        cmd = [sys.executable, "-m", "hand_cli", "analyse", "--deals", str(last - first + 1), "--seed", str(first),
+        cmd = [sys.executable, "-m", "cli.hand", "analyse", "--deals", str(last - first + 1), "--seed", str(first),
                "--db", str(db), "--quiet"]
     else:
-        cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--quiet",
+        cmd = [sys.executable, "-m", "cli.hanabi", "analyse", rng, "--db", str(db), "--quiet",
                "--timeout", str(args.timeout)]
     if args.jobs:
         cmd += ["--jobs", str(args.jobs)]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the endgame chances (``solver.chances``) on real hanab.live seeds.
+"""Benchmark the endgame chances (``solver.hanabi.chances``) on real hanab.live seeds.
 
 Positions: for each player count and seed k = 1 .. N, the No Variant deck hanab.live deals
 for ``p{P}v0s{k}``, played by the greedy strategy until at most ``--left`` cards remain in
@@ -50,7 +50,7 @@ def position(players: int, seed: int, left: int):
 
 def one(job: tuple[int, int, int, int, bool]) -> dict[str, Any]:
     players, seed, left, nodes, all_moves = job
-    from solver.chances import chances
+    from solver.hanabi.chances import chances
     state = position(players, seed, left)
     if state.over or state.deck_left > left:
         return {"players": players, "seed": seed, "skipped": True}
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     players = [int(x) for x in a.players.split(",")]
     jobs = [(p, s, a.left2 if p == 2 else a.left, a.nodes, a.all_moves) for p in players for s in range(1, a.seeds + 1)]
-    from solver.chances import kernel  # (imported before the workers fork: they all run this one)
+    from solver.hanabi.chances import kernel  # (imported before the workers fork: they all run this one)
     print(f"{getattr(kernel, 'describe', lambda: 'chances kernel')()}; {a.jobs} workers", flush=True)
     w0 = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(a.jobs, maxtasksperchild=20) as pool:

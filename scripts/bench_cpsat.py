@@ -64,7 +64,7 @@ def load_decks(path: Path) -> list[dict]:
 
 
 def initial_state(item: dict):
-    from solver.game import game_from_json
+    from solver.hanabi.rules import game_from_json
 
     obj = {"deck": item["deck"]}
     if item.get("variant", "No Variant") != "No Variant":
@@ -75,9 +75,9 @@ def initial_state(item: dict):
 def make_lines(decks: list[dict], timeout: float, quiet: bool) -> dict:
     """For each unwinnable deck: the portfolio's best line before confirmation, its score,
     the SAT-proved bound, and the named bound (with this tree's solver)."""
-    from solver.portfolio import solve
-    from solver.search.bounds import named_bound
-    from solver.search.position import Position
+    from solver.hanabi.methods.portfolio import solve
+    from solver.hanabi.search.bounds import named_bound
+    from solver.hanabi.search.position import Position
 
     out = {}
     for i, d in enumerate(decks):
@@ -97,8 +97,8 @@ def make_lines(decks: list[dict], timeout: float, quiet: bool) -> dict:
 
 def confirm_one(item: dict, rec: dict, dtime: float, params: dict | None, extra: dict | None = None) -> dict:
     """The portfolio's CP-SAT confirmation call on one deck; its figures."""
-    from solver.encodings.cpsat import cpsat_max
-    from solver.game import Action
+    from solver.hanabi.methods.cpsat import cpsat_max
+    from solver.hanabi.rules import Action
 
     st = initial_state(item)
     hint = [Action.from_json(a) for a in rec["actions"]]
@@ -212,7 +212,7 @@ def main(argv=None):
         eligible = eligible[:a.limit]
 
     if a.dtime is None:
-        from solver.portfolio import CONFIRM_CPSAT_DTIME
+        from solver.hanabi.methods.portfolio import CONFIRM_CPSAT_DTIME
         a.dtime = CONFIRM_CPSAT_DTIME
     params = json.loads(a.params) if a.params else None
     rows = []

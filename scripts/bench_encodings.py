@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.game import game_from_json  # noqa: E402
+from solver.hanabi.rules import game_from_json  # noqa: E402
 
 DEFAULT_FILE = ROOT.parent / "shared" / "decks" / "hard_2p.jsonl"
 
@@ -62,7 +62,7 @@ def replayed_score(state, actions) -> int | None:
 
 
 def run_sat(state, timeout: float, workers: int) -> tuple[int | None, int, dict]:
-    from solver.encodings.sat import sat_max
+    from solver.hanabi.methods.sat import sat_max
 
     res = sat_max(state, timeout=timeout)
     score = replayed_score(state, res.actions) if res.max_score >= 0 else None
@@ -70,7 +70,7 @@ def run_sat(state, timeout: float, workers: int) -> tuple[int | None, int, dict]
 
 
 def run_cpsat(state, timeout: float, workers: int) -> tuple[int | None, int, dict]:
-    from solver.encodings.cpsat import cpsat_max
+    from solver.hanabi.methods.cpsat import cpsat_max
 
     res = cpsat_max(state, timeout=timeout, workers=workers)
     score = replayed_score(state, res.actions) if res.max_score is not None else None

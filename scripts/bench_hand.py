@@ -32,7 +32,7 @@ TITLES = {"bounds": "one seat: bounds + exact set", "bids": "bid table, 4 x 9", 
 
 def endgame(deal, seed: int):
     """The deal after 4 tricks of a seeded random legal line: a 4-card endgame."""
-    from solver.hand import Round
+    from solver.hand.rules import Round
 
     rng = random.Random(seed)
     r = Round(deal)
@@ -43,8 +43,8 @@ def endgame(deal, seed: int):
 
 def run_one(k: int, tasks: list[str]) -> dict:
     sys.path.insert(0, str(ROOT))
-    from solver.hand import Deal
-    from solver.handsolve import best_cards, bid_table, reachable, seat_bounds
+    from solver.hand import best_cards, bid_table, reachable, seat_bounds
+    from solver.hand.rules import Deal
 
     d = Deal.random(k)
     out: dict = {"deal": k}

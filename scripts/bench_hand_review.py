@@ -3,7 +3,7 @@
 
 Round k (k = 0 .. N-1): ``Deal.random(k)``, bids and cards from ``random.Random(k)`` (each
 bid 0..3, then seeded random legal cards to the end), reviewed whole by
-``solver.handsolve.review_round`` (four seats and the table, default budgets). Prints the
+``solver.hand.review_round`` (four seats and the table, default budgets). Prints the
 kernel in use and the CPU seconds per round (median, p90, max) beside wall time.
 
     python scripts/bench_hand_review.py --deals 30
@@ -19,8 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solver.hand import Deal, Round  # noqa: E402
-from solver.handsolve import kernel, review_round  # noqa: E402
+from solver.hand import review_round
+from solver.hand.rules import Deal, Round  # noqa: E402
+from solver.hand.search import kernel  # noqa: E402
 
 
 def bot_round(seed: int) -> tuple[Deal, list[int], list[int]]:

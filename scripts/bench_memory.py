@@ -37,12 +37,12 @@ HARD = ROOT / "tests" / "data" / "decks" / "hard_2p_first20.jsonl"  # the first 
 
 def kernel_api():
     """(the dfs module, Search, SearchTimeout, Position, RelaxedSearch) of the version on
-    sys.path: through solver.search.kernel (the kernel in use, pure or compiled), or, for a
+    sys.path: through solver.hanabi.search.kernel (the kernel in use, pure or compiled), or, for a
     version from before it (--compare), from the modules themselves."""
     try:
-        from solver.search import kernel
+        from solver.hanabi.search import kernel
     except ModuleNotFoundError:
-        from solver.search import dfs, position, relaxed
+        from solver.hanabi.search import dfs, position, relaxed
 
         return dfs, dfs.Search, dfs.SearchTimeout, position.Position, relaxed.RelaxedSearch
     return kernel.dfs, kernel.Search, kernel.SearchTimeout, kernel.Position, kernel.RelaxedSearch
@@ -56,7 +56,7 @@ def tt_figures(root: Path, nodes: int) -> dict:
     import tracemalloc
 
     sys.path.insert(0, str(root))
-    from solver.game import game_from_json
+    from solver.hanabi.rules import game_from_json
 
     dfs, Search, SearchTimeout, Position, RelaxedSearch = kernel_api()
 
@@ -139,7 +139,7 @@ def _kib(path: str, field: str) -> int:
 def run_analyse(tree: Path, rng: str, db: Path, args) -> dict:
     """Start ``analyse`` in ``tree``, sample the memory of it and its workers every
     0.25 s, kill the whole group after ``args.seconds``."""
-    cmd = [sys.executable, "-m", "solver.cli", "analyse", rng, "--db", str(db), "--jobs", str(args.jobs),
+    cmd = [sys.executable, "-m", "cli.hanabi", "analyse", rng, "--db", str(db), "--jobs", str(args.jobs),
            "--timeout", str(args.timeout), "--quiet"]
     env = dict(os.environ, PYTHONPATH=str(tree))
     t0 = time.monotonic()
@@ -207,7 +207,7 @@ def fill_json(root: Path, seconds: float, deck: str, target: int) -> dict:
     import time as _time
 
     sys.path.insert(0, str(root))
-    from solver.game import game_from_json
+    from solver.hanabi.rules import game_from_json
 
     _, Search, SearchTimeout, Position, RelaxedSearch = kernel_api()
 

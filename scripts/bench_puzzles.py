@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from puzzles.analysis import ANSWER_KIND_OPTIONS, ANSWER_KINDS, CHECK_LIMITS, DIFFICULTIES  # noqa: E402
-from puzzles.check import check_puzzle  # noqa: E402
-from puzzles.format import load_puzzle, write_puzzle  # noqa: E402
-from puzzles.generate import Config, generate  # noqa: E402
+from puzzles.hanabi.analysis import ANSWER_KIND_OPTIONS, ANSWER_KINDS, CHECK_LIMITS, DIFFICULTIES  # noqa: E402
+from puzzles.hanabi.check import check_puzzle  # noqa: E402
+from puzzles.hanabi.format import load_puzzle, write_puzzle  # noqa: E402
+from puzzles.hanabi.generate import Config, generate  # noqa: E402
 
 
 def _check(path: str) -> tuple[str, bool, list[str], float]:

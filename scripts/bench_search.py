@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Search-kernel speed: nodes per CPU-second (and per wall second) of the pure kernel
-(solver/search/*.py) and the compiled one (solver._kernel, the mypyc build), on the same
+(solver/hanabi/search/*.py) and the compiled one (solver.kernel.compiled, the mypyc build), on the same
 fixed decks with deterministic node budgets, so both run exactly the same nodes (checked).
 
 Decks, from the deal, ``--decks`` per player count and engine (at most 4): 2 players, the
@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solver.errors import SearchTimeout  # noqa: E402
-from solver.game import game_from_json  # noqa: E402
-from solver.search import kernel  # noqa: E402
+from solver.hanabi.rules import game_from_json  # noqa: E402
+from solver.hanabi.search import kernel  # noqa: E402
 
 HARD = ROOT / "tests" / "data" / "decks" / "hard_2p_first20.jsonl"
 

@@ -38,11 +38,7 @@ def random_deck(players: int, k: int) -> dict:
 def run_one(args):
     item, timeout = args
     sys.path.insert(0, str(ROOT))
-    from solver.game import game_from_json
-    if (ROOT / "solver" / "portfolio.py").exists():
-        from solver.portfolio import solve
-    else:  # a version from before the module was renamed (--compare); asked by file, since
-        from solver.solve import solve  # the editable install would find the new module
+    from solver import game_from_json, solve  # (the public API: the same in older versions, for --compare)
 
     obj = {"deck": item["deck"]}
     if "variant" in item and item["variant"] != "No Variant":

@@ -65,12 +65,12 @@ def build_kernel(wt: Path) -> None:
     kernel and that commit has one (setup.py): ``pip wheel`` builds the project as ``pip
     install`` does (its own build environment: ``setup.py build_ext`` under the venv's
     older setuptools refuses pyproject's metadata), and the compiled modules are unpacked
-    into the worktree's ``solver/_kernel/``, beside the stamped copies the build wrote.
+    into the worktree's ``solver/kernel/compiled/``, beside the stamped copies the build wrote.
     Prints which kernel the older version runs."""
     if os.environ.get("HANABI_KERNEL") == "pure":
         return
     try:
-        from solver.search import kernel
+        from solver.hanabi.search import kernel
     except ImportError:
         return
     if kernel.IMPLEMENTATION != "compiled":
@@ -89,6 +89,6 @@ def build_kernel(wt: Path) -> None:
             return
         with zipfile.ZipFile(wheels[0]) as z:
             for name in z.namelist():
-                if name.startswith("solver/_kernel/"):
+                if name.startswith("solver/kernel/compiled/"):
                     z.extract(name, wt)
     print("benchlib: the older version's search kernel: compiled", file=sys.stderr)

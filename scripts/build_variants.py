@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build ``solver/data/hanablive_variants.tsv`` — the project's compact table of every
+"""Build ``solver/hanabi/data/hanablive_variants.tsv`` — the project's compact table of every
 hanab.live variant — from the site's own ``variants.json``, ``suits.json`` and
 ``colors.json`` (its ``packages/game/src/json/`` folder).
 
@@ -10,7 +10,7 @@ The table keeps the facts the engine needs and nothing else: per suit its clue c
 (the site's default: the suit's own name, when that is a color) and its flags
 (``oneOfEach``, ``allClueColors``, ``allClueRanks``, ``noClueColors``, ``noClueRanks``,
 ``prism``, ``inverted``) and a letter for the compact notation; per variant its id, name,
-suits and flags. What the flags mean is the engine's business (``solver/game/sitevariants.py``),
+suits and flags. What the flags mean is the engine's business (``solver/hanabi/rules/sitevariants.py``),
 written from the site's server code. The site's data is GPL v3 (see the table's header).
 """
 from __future__ import annotations
@@ -126,7 +126,7 @@ def summary(site: Path) -> str:
     """README's table: per mechanic, how many of the site's variants have it and how many
     of those the engine supports (asked of the engine, by name)."""
     sys.path.insert(0, str(ROOT))
-    from solver.game.sitevariants import refusal
+    from solver.hanabi.rules.sitevariants import refusal
 
     variants = json.loads((site / "variants.json").read_text())
     suits = {s["name"]: s for s in json.loads((site / "suits.json").read_text())}

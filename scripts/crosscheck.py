@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.game import game_from_json  # noqa: E402
-from solver.portfolio import solve  # noqa: E402
+from solver.hanabi.methods.portfolio import solve  # noqa: E402
+from solver.hanabi.rules import game_from_json  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from bench_solve import random_deck  # noqa: E402

@@ -2,9 +2,9 @@
 the tables (``hand report --markdown``), a paragraph of what they say with every number
 taken from the store's summary, the charts into docs/hand-stats/.
 
-    .venv/bin/hand import docs/hand-stats/deals/*.jsonl.gz --db hand-deals.sqlite  # optional
+    .venv/bin/hand import results/hand-stats/deals/*.jsonl.gz --db hand-deals.sqlite  # optional
     .venv/bin/hand analyse --deals 100000 --seed 1 --db hand-deals.sqlite
-    .venv/bin/python scripts/hand_stats_readme.py hand-deals.sqlite --data docs/hand-stats/deals
+    .venv/bin/python scripts/hand_stats_readme.py hand-deals.sqlite --data results/hand-stats/deals
 
 The block is the text between the markers ``<!-- hand-stats:begin -->`` and
 ``<!-- hand-stats:end -->`` in README.md; nothing else is touched. ``--data DIR`` also
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.handanalysis import HandStore, export_rows, format_markdown, plot, summarise  # noqa: E402
+from solver.hand.batch import HandStore, export_rows, format_markdown, plot, summarise  # noqa: E402
 
 BEGIN, END = "<!-- hand-stats:begin -->", "<!-- hand-stats:end -->"
 BLOCK = 10_000  # seeds per data file: block k holds seeds k * BLOCK + 1 .. (k + 1) * BLOCK

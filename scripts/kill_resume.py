@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.analysis.store import Store  # noqa: E402
+from solver.hanabi.batch.store import Store  # noqa: E402
 
 
 def analyse_cmd(inputs, db, args) -> list[str]:
-    cmd = [sys.executable, "-m", "solver.cli", "analyse", *inputs, "--db", str(db), "--quiet",
+    cmd = [sys.executable, "-m", "cli.hanabi", "analyse", *inputs, "--db", str(db), "--quiet",
            "--timeout", str(args.timeout)]
     if args.jobs:
         cmd += ["--jobs", str(args.jobs)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Regenerate solver/game/_rngcooked.py: the 607-word ``rngCooked`` table of Go's
-math/rand, which solver/game/seeds.py needs to deal decks exactly as hanab.live does.
+"""Regenerate solver/hanabi/rules/_rngcooked.py: the 607-word ``rngCooked`` table of Go's
+math/rand, which solver/hanabi/rules/seeds.py needs to deal decks exactly as hanab.live does.
 
 The table is data from Go's BSD-licensed source file src/math/rand/rng.go; the generated
 file carries Go's licence notice next to it.
@@ -79,7 +79,7 @@ def render(values: list[int], licence: str, source: str) -> str:
         f"# Source: {source}\n"
         "#\n"
         "# The rngCooked table of Go's math/rand (the values xored into the generator's state\n"
-        "# when it is seeded), used by solver/game/seeds.py. It is data taken from Go's source,\n"
+        "# when it is seeded), used by solver/hanabi/rules/seeds.py. It is data taken from Go's source,\n"
         "# under Go's licence:\n"
         "#\n"
         f"{lic}\n"
@@ -98,7 +98,7 @@ def main(argv=None) -> int:
     g.add_argument("--license", help="Go's LICENSE file (plain text)")
     g.add_argument("--license-from-debian", default=None,
                    help=f"a Debian copyright file with Go's licence (default {DEFAULT_DEBIAN_COPYRIGHT})")
-    ap.add_argument("--out", default=str(OUT), help="output file (default: solver/game/_rngcooked.py)")
+    ap.add_argument("--out", default=str(OUT), help="output file (default: solver/hanabi/rules/_rngcooked.py)")
     ap.add_argument("--check", action="store_true", help="only compare with the existing output file")
     args = ap.parse_args(argv)
 

@@ -12,9 +12,9 @@ if [ "${FRESH:-0}" = 1 ]; then rm -rf "$VENV"; fi
 if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
 fi
-# what the compiled kernels are built from: the build script and the kernels' source
-kernel_src=$(cat setup.py solver/search/_stamp.py solver/search/{position,bounds,dfs,relaxed}.py \
-    solver/handsolve/{tables,search,budget}.py solver/chances/{position,search}.py | sha256sum)
+# what the compiled kernels are built from: the build script and the kernels' source (the
+# one list of them: solver/kernel/stamp.py)
+kernel_src=$(cat $("$PY" solver/kernel/stamp.py) | sha256sum)
 tried="$VENV/.kernel-tried"  # the kernel_src of the last build attempt (one attempt per source)
 stamp="$VENV/.installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
@@ -24,18 +24,17 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     touch "$stamp"
 fi
 # The compiled kernels are current when each compiled module's stamp is the hash of its
-# source (solver/search/kernel.py, solver/handsolve/kernel.py); otherwise rebuild them in
+# source (solver/kernel/loader.py); otherwise rebuild them in
 # place (an editable install never runs them stale: the pure source runs meanwhile).
 # Quick when nothing changed.
 if [ "${HANABI_NO_COMPILE:-0}" != 1 ]; then
-    current='import sys; from solver.search import kernel; from solver.handsolve import kernel as hk
-from solver.chances import kernel as ck
-sys.exit(kernel.compiled_kernel()[0] is None or hk.compiled_kernel()[0] is None or ck.compiled_kernel()[0] is None)'
-    if ! HANABI_KERNEL=pure HAND_KERNEL=pure CHANCES_KERNEL=pure "$VENV/bin/python" -c "$current" && [ "$(cat "$tried" 2>/dev/null)" != "$kernel_src" ]; then
+    current='import sys; from solver.kernel import loader, stamp
+sys.exit(any(loader.compiled_kernel(spec)[0] is None for spec in stamp.KERNELS))'
+    if ! HANABI_KERNEL=pure "$VENV/bin/python" -c "$current" && [ "$(cat "$tried" 2>/dev/null)" != "$kernel_src" ]; then
         echo "setup.sh: compiling the search kernels with mypyc (its source changed; about a minute)" >&2
         "$VENV/bin/python" -m pip install -q --no-deps -e .
         echo "$kernel_src" > "$tried"
-        if ! HANABI_KERNEL=pure HAND_KERNEL=pure CHANCES_KERNEL=pure "$VENV/bin/python" -c "$current"; then
+        if ! HANABI_KERNEL=pure "$VENV/bin/python" -c "$current"; then
             echo "setup.sh: the compiled kernels could not be built (pip install -v -e . says why); the pure one runs" >&2
         fi
     fi

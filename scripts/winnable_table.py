@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from solver.analysis.report import wilson  # noqa: E402
-from solver.analysis.store import Store, rules_text  # noqa: E402
-from solver.game import game_from_seed  # noqa: E402
+from solver.common.stats import wilson  # noqa: E402
+from solver.hanabi.batch.store import Store, rules_text  # noqa: E402
+from solver.hanabi.rules import game_from_seed  # noqa: E402
 
 GROUPS = [(0, p) for p in (2, 3, 4, 5, 6)] + [(1, p) for p in (2, 3, 4)] + [(2, p) for p in (2, 3, 4)]
 # hanab.live ids: Rainbow, Pink, White, Brown, Dark Rainbow, Null, Muddy Rainbow (5 Suits)
@@ -73,7 +73,7 @@ def main(argv=None):
         for flag, redo_timeout in passes:
             for vid, p in groups:
                 t = redo_timeout or (a.timeout if vid == 0 else a.variant_timeout)
-                cmd = [sys.executable, "-m", "solver.cli", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
+                cmd = [sys.executable, "-m", "cli.hanabi", "analyse", f"p{p}v{vid}s1..{a.seeds}", "--db", a.db,
                        "--timeout", str(t), "--quiet"] + (["--jobs", str(a.jobs)] if a.jobs else []) \
                     + ([flag] if flag else [])
                 subprocess.run(cmd, check=True, cwd=ROOT)

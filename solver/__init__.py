@@ -15,10 +15,10 @@ The package-level API, as ``chess`` gives its own::
   :func:`game_from_seed`, :func:`deck_from_seed`, :func:`parse_variant`,
   :func:`parse_compact`; writers :func:`game_to_json`, :func:`format_compact`;
 - solving: :func:`solve` → :class:`Solution` with a :class:`Proof`; :func:`find_line`;
-  :func:`solution_graph` and :func:`write_graph` (:mod:`solver.graph`); the greedy
+  :func:`solution_graph` and :func:`write_graph` (:mod:`solver.hanabi.analysis.graph`); the greedy
   strategy :func:`greedy_line`;
-- endgame chances with the pile's order unknown: :func:`solver.chances.chances` (the
-  public module :mod:`solver.chances`, imported on use);
+- endgame chances with the pile's order unknown: :func:`solver.hanabi.chances.chances` (the
+  public module :mod:`solver.hanabi.chances`, imported on use);
 - errors (:mod:`solver.errors`): :class:`MalformedError`, :class:`IllegalActionError`,
   :class:`UnknownOptionError`, :class:`GraphBudgetError` (all ``ValueError``), :class:`SolverError`,
   :class:`MethodsDisagreeError`, :class:`EncodingError`.
@@ -37,7 +37,9 @@ from .errors import (
     StoreError,
     UnknownOptionError,
 )
-from .game import (
+from .hanabi.methods.portfolio import ENGINES, MAX_TIMEOUT, Proof, Solution, find_line, solve
+from .hanabi.methods.strategy import greedy_action, greedy_line
+from .hanabi.rules import (
     COLOR_CLUE,
     DISCARD,
     PLAY,
@@ -60,8 +62,6 @@ from .game import (
     parse_variant,
     replay,
 )
-from .portfolio import ENGINES, MAX_TIMEOUT, Proof, Solution, find_line, solve
-from .strategy import greedy_action, greedy_line
 
 __version__ = "0.1.0"
 
@@ -74,7 +74,7 @@ __all__ = [
     "parse_compact", "format_compact", "game_to_json",
     # solving
     "solve", "Solution", "Proof", "ENGINES", "MAX_TIMEOUT", "find_line", "greedy_action", "greedy_line",
-    # the solution graph (solver.graph, imported on first use: networkx is slow to import)
+    # the solution graph (solver.hanabi.analysis.graph, imported on first use: networkx is slow to import)
     "solution_graph", "write_graph",
     # errors
     "MalformedError", "IllegalActionError", "UnknownOptionError", "GraphBudgetError", "GraphTooLargeError",
@@ -85,10 +85,10 @@ _LAZY = {"solution_graph": "solution_graph", "write_graph": "write_graph"}
 
 
 def __getattr__(name: str):
-    """``solver.solution_graph`` and ``solver.write_graph`` import :mod:`solver.graph`
+    """``solver.solution_graph`` and ``solver.write_graph`` import :mod:`solver.hanabi.analysis.graph`
     (and networkx) only when first asked for."""
     if name in _LAZY:
-        from . import graph
+        from .hanabi.analysis import graph
 
         return getattr(graph, _LAZY[name])
     raise AttributeError(f"module 'solver' has no attribute {name!r}")

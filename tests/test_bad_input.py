@@ -3,7 +3,7 @@ code 2, and never a traceback; a fuzz test mutates real game files (tests/data/h
 to make sure of it.
 
 Every command reads its input (FILE, --deck, --seed, --example, --players, --variant and
-the rule flags) through the same code (solver.cli.input_options, solver.inputs), so each
+the rule flags) through the same code (cli.hanabi.game.input_options, cli.inputs), so each
 bad input is checked here once, through ``replay`` (and ``show``, which replays a file's
 actions as ``solve`` does); tests/test_solve_cli.py keeps only the errors of ``solve``'s
 own options."""
@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from solver.game import load_file, parse_variant
+from solver.hanabi.rules import load_file, parse_variant
 
 from conftest import REPO, assert_clean_error, full_deck, real_game_files, run_cli
 
@@ -309,7 +309,7 @@ def test_no_input_at_all():
 def test_real_process_clean_error(tmp_path):
     """The installed entry point, in a real process: exit 2, one line, no traceback."""
     path = _write(tmp_path, '{"players": ["a", "b"], "deck": [{"suitIndex": 0')
-    proc = subprocess.run([sys.executable, "-m", "hanabi_cli", "replay", "--json", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "cli.hanabi", "replay", "--json", str(path)],
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 2
     assert proc.stdout == ""

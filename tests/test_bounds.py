@@ -2,7 +2,7 @@
 
 1. Admissibility: on hundreds of tiny LIVE positions (tiny custom variants; random deals
    and random mid-game positions reached by random legal moves; every rule option), each
-   static argument of ``solver/search/bounds.py`` — the perfect score, discards (reach),
+   static argument of ``solver/hanabi/search/bounds.py`` — the perfect score, discards (reach),
    pace, late cards, hand capacity (alone and combined with pace, as ``quick_bound`` uses
    it), the final round — and ``named_bound``/``quick_bound`` themselves are never below
    the brute-force maximum; the relaxed game (``RelaxedSearch.reach``) answers True at
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from solver import solve
-from solver.game import (
+from solver.hanabi.rules import (
     DISCARD,
     PLAY,
     RANK_CLUE,
@@ -46,8 +46,8 @@ from solver.game import (
     game_to_json,
     parse_compact,
 )
-from solver.search import kernel
-from solver.search.kernel import Position, RelaxedSearch, Search, named_bound, quick_bound
+from solver.hanabi.search import kernel
+from solver.hanabi.search.kernel import Position, RelaxedSearch, Search, named_bound, quick_bound
 
 from conftest import HARD_SAMPLE, NV_SAMPLE, SHARED, as_action, as_tuple, read_rows
 from refengine import TINY_VARIANTS, RefGame, brute_force_max, composition, distinct_moves

@@ -1,4 +1,4 @@
-"""Chance puzzles (puzzles/chance.py): generated puzzles pass the checker, corrupted ones
+"""Chance puzzles (puzzles/hanabi/chance.py): generated puzzles pass the checker, corrupted ones
 are rejected with the reason, answers are judged, bad files are one-line errors."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.chance import ChancePuzzle, check_puzzle, dumps, gallery_text, generate, load_puzzle
-from puzzles.notation import format_action
-from solver.game import Action
+from puzzles.hanabi.chance import ChancePuzzle, check_puzzle, dumps, gallery_text, generate, load_puzzle
+from puzzles.hanabi.notation import format_action
+from solver.hanabi.rules import Action
 
 from conftest import assert_clean_error, run_cli
 

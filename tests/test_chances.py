@@ -1,4 +1,4 @@
-"""Endgame chances (solver.chances) against the truth: a brute force over every draw
+"""Endgame chances (solver.hanabi.chances) against the truth: a brute force over every draw
 (chance_oracle.py, the engine alone), the deck-known solver over every order of the pile,
 closed forms and invariants."""
 from __future__ import annotations
@@ -18,12 +18,12 @@ from chance_oracle import ChanceOracle  # noqa: E402
 from test_solve import random_case, random_prefix  # noqa: E402
 
 import solver  # noqa: E402
-from solver.analysis.review import review  # noqa: E402
-from solver.chances import chances, unsupported_reason  # noqa: E402
-from solver.chances.build import position_of  # noqa: E402
-from solver.chances.kernel import ChanceSearch  # noqa: E402
 from solver.errors import MalformedError, UnknownOptionError  # noqa: E402
-from solver.game import Card, Game, Rules, State, custom_variant, replay  # noqa: E402
+from solver.hanabi.analysis.review import review  # noqa: E402
+from solver.hanabi.chances import chances, unsupported_reason  # noqa: E402
+from solver.hanabi.chances.build import position_of  # noqa: E402
+from solver.hanabi.chances.kernel import ChanceSearch  # noqa: E402
+from solver.hanabi.rules import Card, Game, Rules, State, custom_variant, replay  # noqa: E402
 
 from conftest import assert_clean_error, real_game_files, run_cli  # noqa: E402
 from tinyvariants import random_tiny_game  # noqa: E402
@@ -347,7 +347,7 @@ def test_review_chances_left_must_not_be_negative():
 
 # ---------------------------------------------------------------- pure and compiled kernels
 def test_the_pure_and_the_compiled_kernel_agree():
-    from solver.chances import kernel
+    from solver.hanabi.chances import kernel
 
     compiled, why = kernel.compiled_kernel()
     if compiled is None:

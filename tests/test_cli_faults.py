@@ -5,7 +5,7 @@ is missing, strings that cannot be printed, contradictory rule flags, one-line `
 decks, one turn numbering, and what is still reachable once a game is over.
 
 Most run in-process (click's CliRunner); the output faults need real file descriptors and
-run ``python -m hanabi_cli`` (and ``python -m solver.cli``) in a subprocess."""
+run ``python -m cli.hanabi`` (and ``python -m cli.hand``) in a subprocess."""
 from __future__ import annotations
 
 import json
@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-import solver.portfolio
-from solver.cli import EXIT_BROKEN_PIPE, score_text
-from solver.game import Action, MalformedError, Rules, game_from_json, load_file, parse_variant
-from solver.outputs import check_output_path, write_output
-from solver.portfolio import Proof, Solution
+import solver.hanabi.methods.portfolio
+from cli.common import EXIT_BROKEN_PIPE
+from cli.hanabi.game import score_text
+from solver.common.outputs import check_output_path, write_output
+from solver.hanabi.methods.portfolio import Proof, Solution
+from solver.hanabi.rules import Action, MalformedError, Rules, game_from_json, load_file, parse_variant
 
 from conftest import HANABLIVE, REPO, assert_clean_error, full_deck, run_cli
 
@@ -37,7 +38,7 @@ def _write(tmp_path, obj, name="game.json") -> Path:
     return p
 
 
-def _cli(*args, stdout, module="hanabi_cli"):
+def _cli(*args, stdout, module="cli.hanabi"):
     return subprocess.run([sys.executable, "-m", module, *map(str, args)], stdout=stdout,
                           stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=120)
 
@@ -46,13 +47,13 @@ def _cli(*args, stdout, module="hanabi_cli"):
 needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 
 OUTPUT_COMMANDS = [
-    ("hanabi_cli", ["solve", "--seed", "p3v0s1", "--json"]),
-    ("hanabi_cli", ["solve", "--example"]),                 # several lines, more than one buffer
-    ("hanabi_cli", ["deal", "p3v0s1"]),
-    ("hanabi_cli", ["show", GAME5]),
-    ("hanabi_cli", ["replay", GAME5]),
-    ("hanabi_cli", ["replay", "--json", GAME3]),
-    ("solver.cli", ["deal", "p3v0s1", "--json"]),           # python -m solver.cli: the same run()
+    ("cli.hanabi", ["solve", "--seed", "p3v0s1", "--json"]),
+    ("cli.hanabi", ["solve", "--example"]),                 # several lines, more than one buffer
+    ("cli.hanabi", ["deal", "p3v0s1"]),
+    ("cli.hanabi", ["show", GAME5]),
+    ("cli.hanabi", ["replay", GAME5]),
+    ("cli.hanabi", ["replay", "--json", GAME3]),
+    ("cli.hand", ["deal", "--seed", "1", "--json"]),             # python -m cli.hand: the same run()
 ]
 
 
@@ -101,7 +102,7 @@ def no_solving(monkeypatch):
     """Make solving fail loudly: a path error must come before it."""
     def boom(*a, **k):
         raise AssertionError("solve ran before the output path was checked")
-    monkeypatch.setattr(solver.portfolio, "solve", boom)
+    monkeypatch.setattr(solver.hanabi.methods.portfolio, "solve", boom)
 
 
 @pytest.mark.parametrize("make,needle", [
@@ -183,7 +184,7 @@ def _sol(best, upper, exact, kind="unconfirmed"):
 
 
 def test_bounds_equal_but_not_confirmed_reads_as_no_contradiction(monkeypatch):
-    monkeypatch.setattr(solver.portfolio, "solve", lambda *a, **k: _sol(24, 24, False))
+    monkeypatch.setattr(solver.hanabi.methods.portfolio, "solve", lambda *a, **k: _sol(24, 24, False))
     res = run_cli("solve", "--example")
     assert res.exit_code == 0, res.output
     line = next(ln for ln in res.stdout.splitlines() if ln.startswith("Maximum score: "))

@@ -1,4 +1,4 @@
-"""Differential test of the search's own position (``solver.search.position.Position``)
+"""Differential test of the search's own position (``solver.hanabi.search.position.Position``)
 against the rules engine's ``State`` — OpenSpiel's ``test_consistent`` pattern.
 
 Random games (seeded, deterministic) on every built-in variant and on custom tiny and
@@ -35,7 +35,7 @@ from collections import Counter
 
 import pytest
 
-from solver.game import (
+from solver.hanabi.rules import (
     BUILTIN,
     DISCARD,
     PLAY,
@@ -47,9 +47,9 @@ from solver.game import (
     format_compact,
     parse_variant,
 )
-from solver.search.kernel import CLUE, Position
-from solver.search.kernel import DISCARD as P_DISCARD
-from solver.search.kernel import PLAY as P_PLAY
+from solver.hanabi.search.kernel import CLUE, Position
+from solver.hanabi.search.kernel import DISCARD as P_DISCARD
+from solver.hanabi.search.kernel import PLAY as P_PLAY
 
 FLAGS = ("empty_clues", "deck_plays", "reserve_token", "one_extra_card", "one_less_card", "play_to_the_end")
 

@@ -1,4 +1,4 @@
-"""The CP-SAT encoding (solver/encodings/cpsat/) against the brute-force reference engine.
+"""The CP-SAT encoding (solver/hanabi/methods/cpsat/) against the brute-force reference engine.
 
 Tiny custom variants, random decks, 2-3 players, every rule option, random mid-game
 positions: ``cpsat_max`` must prove the maximum of ``refengine.brute_force_max``, and every
@@ -25,7 +25,7 @@ from collections import Counter
 import pytest
 from ortools.sat.python import cp_model
 
-from solver.encodings.cpsat import (
+from solver.hanabi.methods.cpsat import (
     REDUNDANT,
     CpsatResult,
     canonical_line,
@@ -33,9 +33,10 @@ from solver.encodings.cpsat import (
     greedy_line,
     model_accepts,
 )
-from solver.encodings.cpsat.model import _Encoding
-from solver.encodings.cpsat.solve import _replay
-from solver.game import (
+from solver.hanabi.methods.cpsat.model import _Encoding
+from solver.hanabi.methods.cpsat.solve import _replay
+from solver.hanabi.methods.portfolio import solve
+from solver.hanabi.rules import (
     DISCARD,
     PLAY,
     Action,
@@ -48,7 +49,6 @@ from solver.game import (
     parse_compact,
     variant_by_name,
 )
-from solver.portfolio import solve
 
 from conftest import HARD_SAMPLE, as_tuple, has_choice, read_rows
 from refengine import TINY_VARIANTS as TINY

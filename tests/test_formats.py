@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from solver.game import (
+from solver.hanabi.rules import (
     BUILTIN,
     Action,
     Card,

@@ -1,4 +1,4 @@
-"""The solution graph (solver.graph): on tiny positions it agrees with a brute force over
+"""The solution graph (solver.hanabi.analysis.graph): on tiny positions it agrees with a brute force over
 the engine's legal actions (every kind of move that keeps the target is an edge, and no
 other; the number of optimal lines is the number of distinct move-class sequences that
 reach the target; the nodes are the distinct positions along them, transpositions merged),
@@ -15,12 +15,11 @@ from itertools import pairwise
 import networkx as nx
 import pytest
 
-from puzzles import analysis
-from puzzles.format import GENERATOR_VERSION, load_puzzle
-from puzzles.notation import move_class
+from puzzles.hanabi import analysis
+from puzzles.hanabi.format import GENERATOR_VERSION, load_puzzle
+from puzzles.hanabi.notation import move_class
 from solver import DISCARD, PLAY, Action, Card, Game, MalformedError, Rules, solve
-from solver.game import custom_variant
-from solver.graph import (
+from solver.hanabi.analysis.graph import (
     GraphBudgetError,
     GraphTooLargeError,
     GraphUndecidedError,
@@ -32,6 +31,7 @@ from solver.graph import (
     summary,
     write_graph,
 )
+from solver.hanabi.rules import custom_variant
 
 from conftest import REPO, assert_clean_error, run_cli
 from refengine import TINY_VARIANTS, composition
@@ -404,7 +404,7 @@ def test_graph_features():
 def test_generated_puzzles_carry_graph_features():
     """New puzzles (this generator version) store the graph's features, rated with them;
     the features are the same when recomputed (the graph's budgets are counts)."""
-    from puzzles.generate import Config, generate
+    from puzzles.hanabi.generate import Config, generate
 
     ps, _ = generate(Config(count=2, seed=3))
     for p in ps:

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hand_cli import hand
-from solver.hand import Deal, round_score
-from solver.handanalysis import DealRow, HandStore, SeatRow, analyse_deal, read_export, summarise
-from solver.handanalysis.report import format_markdown
-from solver.handsolve import bid_table, reachable
-from solver.handsolve.stats import ALL_VECTORS, VECTOR_INDEX, VECTORS, vector_mask
+from cli.hand import hand
+from solver.hand import bid_table, reachable
+from solver.hand.batch import DealRow, HandStore, SeatRow, analyse_deal, read_export, summarise
+from solver.hand.batch.report import format_markdown
+from solver.hand.batch.stats import ALL_VECTORS, VECTOR_INDEX, VECTORS, vector_mask
+from solver.hand.rules import Deal, round_score
 
 from conftest import REPO, assert_clean_error
 
@@ -121,7 +121,7 @@ def test_dask_gives_the_same_rows(tmp_path):
 def _start_and_wait(db: Path, cwd: Path, rows: int) -> subprocess.Popen:
     """``hand analyse`` of 400 deals (tiny budgets) in its own process group, returned
     once the store holds ``rows`` rows (still running)."""
-    cmd = [sys.executable, "-m", "hand_cli", "analyse", "--deals", "400", "--seed", "1", "--db", str(db),
+    cmd = [sys.executable, "-m", "cli.hand", "analyse", "--deals", "400", "--seed", "1", "--db", str(db),
            "--jobs", "2", "--quiet", *TINY]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, start_new_session=True,
@@ -260,7 +260,7 @@ def test_bad_input_is_one_line(tmp_path):
     for bad in (["--deals", "0"], ["--deals", "2", "--seed", "-1"], ["--deals", "2", "--jobs", "0"],
                 ["--deals", "2", "--seed", str(2 ** 64)]):
         # usage errors: through the console entry point, as a user meets them
-        p = subprocess.run([sys.executable, "-m", "hand_cli", "analyse", "--db", str(db), *bad], cwd=tmp_path,
+        p = subprocess.run([sys.executable, "-m", "cli.hand", "analyse", "--db", str(db), *bad], cwd=tmp_path,
                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
         assert p.returncode == 2 and p.stdout == "" and p.stderr.startswith("error:") and p.stderr.count("\n") == 1
         assert bad[-2] in p.stderr, p.stderr
@@ -274,7 +274,7 @@ def test_bad_input_is_one_line(tmp_path):
     assert text.read_text() == "not a database"
     assert_clean_error(run_hand("report", tmp_path / "missing.sqlite"), "no such store")
     # a Hanabi result store is another kind of store, left as it was
-    from solver.analysis.store import Store
+    from solver.hanabi.batch.store import Store
 
     Store(tmp_path / "hanabi.sqlite").close()
     before = (tmp_path / "hanabi.sqlite").read_bytes()
@@ -368,12 +368,12 @@ def test_readme_data_files_follow_seed_blocks(tmp_path):
 
 def test_the_readme_block_is_what_its_published_rows_say(tmp_path):
     """The README's Hand statistics block, rewritten from the rows published beside it
-    (docs/hand-stats/deals, imported into a new store), comes out the same to the letter."""
+    (results/hand-stats/deals, imported into a new store), comes out the same to the letter."""
     sys.path.insert(0, str(REPO / "scripts"))
     import hand_stats_readme
 
-    files = sorted((REPO / "docs" / "hand-stats" / "deals").glob("seeds-*.jsonl.gz"))
-    assert files, "docs/hand-stats/deals holds no export files"
+    files = sorted((REPO / "results" / "hand-stats" / "deals").glob("seeds-*.jsonl.gz"))
+    assert files, "results/hand-stats/deals holds no export files"
     db = tmp_path / "published.sqlite"
     assert run_hand("import", *files, "--db", db).exit_code == 0
     readme = tmp_path / "README.md"

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from test_hand_engine import random_game
 
-from hand_cli import hand
-from solver.hand import Deal, Match, card_str
+from cli.hand import hand
+from solver.hand.rules import Deal, Match, card_str
 
 from conftest import REPO, assert_clean_error
 
@@ -103,7 +103,7 @@ def test_missing_file():
 
 
 def test_console_script_usage_error_is_one_line():
-    res = subprocess.run([sys.executable, "-m", "hand_cli", "deal", "--dealer", "7"], capture_output=True,
+    res = subprocess.run([sys.executable, "-m", "cli.hand", "deal", "--dealer", "7"], capture_output=True,
                          text=True, cwd=REPO)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("error:") and res.stderr.count("\n") == 1, res.stderr
@@ -115,13 +115,13 @@ SMALL = "leader 1: S:A9 H:- D:Q C:7 / S:K H:T D:- C:98 / S:Q7 H:9 D:K C:- / S:- 
 
 
 def test_solve_text_and_json(tmp_path):
-    from solver.handsolve import bid_table, reachable
+    from solver.hand import bid_table, reachable
 
     res = run_hand("solve", SMALL)
     assert res.exit_code == 0, res.output
     assert "Bid table (exact bids)" in res.output and "Reachable trick vectors" in res.output
     js = json.loads(run_hand("solve", SMALL, "--json").output)
-    from solver.hand import Position
+    from solver.hand.rules import Position
     p = Position.parse(SMALL)
     t = bid_table(p)
     assert [s["scores"] for s in js["seats"]] == [list(r.scores) for r in t.rows]

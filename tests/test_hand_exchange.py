@@ -11,9 +11,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from hand_cli import hand
-from solver.handanalysis import HandStore, read_export
-from solver.handanalysis.exchange import COLUMNS, KIND
+from cli.hand import hand
+from solver.hand.batch import HandStore, read_export
+from solver.hand.batch.exchange import COLUMNS, KIND
 
 from conftest import assert_clean_error
 

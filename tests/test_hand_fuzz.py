@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import hand_cli
+import cli.hand
 
 from conftest import REPO
 
@@ -40,7 +40,7 @@ class _Entry:
         saved = sys.argv
         sys.argv = [prog_name, *args]
         try:
-            hand_cli.main()
+            cli.hand.main()
         finally:
             sys.argv = saved
 
@@ -140,7 +140,7 @@ def test_game_fuzz(tmp_path, command):
 
 def test_puzzle_make_fuzz(tmp_path):
     pz = json.loads(PUZZLE.read_text())
-    from solver.hand import Deal
+    from solver.hand.rules import Deal
 
     deal = str(Deal.from_json(pz["deal"]))
     plays = pz["plays"]

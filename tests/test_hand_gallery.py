@@ -11,12 +11,12 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from hand_cli import hand
+from cli.hand import hand
 from puzzles.hand import check_puzzle, generate_one, load_puzzle
 from puzzles.hand.format import SAFE, TABLE
 from puzzles.hand.gallery import PLAN, choose, entry, from_files, index_text
 from puzzles.hand.render import card_label
-from solver.hand import NUM_SEATS, Position, cards_of
+from solver.hand.rules import NUM_SEATS, Position, cards_of
 
 from conftest import REPO, assert_clean_error
 

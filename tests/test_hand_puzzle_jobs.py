@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from hand_cli import hand
+from cli.hand import hand
 from puzzles.hand import generate
 
 

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 from test_hand_puzzles import oracle_keepers
 
-from hand_cli import hand
+from cli.hand import hand
 from puzzles.hand import HandPuzzle, check_puzzle, generate
 from puzzles.hand.format import question_text
 from puzzles.hand.generate import _bids, _walk, make_puzzle
 from puzzles.hand.solve import NODES
-from solver.hand import Deal, IllegalMoveError, MalformedError, card_str
+from solver.hand.rules import Deal, IllegalMoveError, MalformedError, card_str
 
 from conftest import assert_clean_error
 

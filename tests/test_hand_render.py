@@ -15,10 +15,10 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from hand_cli import hand
+from cli.hand import hand
 from puzzles.hand import HandPuzzle, generate
 from puzzles.hand.render import card_label, render_puzzle
-from solver.hand import NUM_SEATS, Position, cards_of
+from solver.hand.rules import NUM_SEATS, Position, cards_of
 
 from conftest import REPO, assert_clean_error
 
@@ -127,7 +127,7 @@ def test_render_bad_input_is_one_line(tmp_path, puzzles):
 
 
 def test_console_script_render_error_is_one_line(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "hand_cli", "puzzle", "render", str(tmp_path / "none.json"),
+    res = subprocess.run([sys.executable, "-m", "cli.hand", "puzzle", "render", str(tmp_path / "none.json"),
                           "--out", str(tmp_path / "p.svg")], capture_output=True, text=True, cwd=REPO)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr == f"error: {tmp_path / 'none.json'}: no such file\n"

@@ -1,4 +1,4 @@
-"""``hand review`` and :mod:`solver.handsolve.review`: the game review of Hand.
+"""``hand review`` and :mod:`solver.hand.analysis.review`: the game review of Hand.
 
 Games from seeded random deals, played by a seeded random bot (and one seat by the
 solver's best cards); the review's claims recomputed with the analyses (bid_table,
@@ -16,9 +16,8 @@ import pytest
 from click.testing import CliRunner
 from test_hand_solver import o_pos
 
-from hand_cli import hand
-from solver.hand import Deal, Match, Position, Round, card_str
-from solver.handsolve import (
+from cli.hand import hand
+from solver.hand import (
     GameReview,
     RoundReview,
     best_cards,
@@ -29,6 +28,7 @@ from solver.handsolve import (
     review_round,
     seat_bounds,
 )
+from solver.hand.rules import Deal, Match, Position, Round, card_str
 
 import hand_oracle as H
 from conftest import REPO, assert_clean_error
@@ -402,19 +402,19 @@ def test_cli_bad_options(game_file, args, needles):
 
 
 def test_cli_usage_error_is_one_line(game_file):
-    res = subprocess.run([sys.executable, "-m", "hand_cli", "review", game_file[0], "--nodes", "0"],
+    res = subprocess.run([sys.executable, "-m", "cli.hand", "review", game_file[0], "--nodes", "0"],
                          capture_output=True, text=True, cwd=REPO)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("error:") and res.stderr.count("\n") == 1 and "--nodes" in res.stderr
 
 
 def test_cli_checks_the_plot_path_before_the_work(game_file, tmp_path, monkeypatch):
-    import solver.handsolve
+    import solver.hand
 
     def never(*a: object, **k: object) -> None:
         raise AssertionError("the review ran before the output path was checked")
 
-    monkeypatch.setattr(solver.handsolve, "review_game", never)
+    monkeypatch.setattr(solver.hand, "review_game", never)
     under_a_file = os.path.join(game_file[0], "r.png")  # its folder is the game file
     assert_clean_error(run_hand("review", game_file[0], "--plot", under_a_file), f"--plot {under_a_file}")
     assert_clean_error(run_hand("review", game_file[0], "--plot", tmp_path), "--plot", ".png, .svg or .pdf")

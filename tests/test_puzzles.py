@@ -10,12 +10,12 @@ from collections import Counter
 
 import pytest
 
-from puzzles import analysis
-from puzzles.check import check_answer, check_puzzle
-from puzzles.format import VERSION, Puzzle, dumps, load_puzzle, parse_puzzle, write_puzzle
-from puzzles.generate import Config, generate, pick_kind
-from puzzles.notation import format_line, move_classes, parse_line, resolve
-from solver.game import Action, MalformedError, game_from_json
+from puzzles.hanabi import analysis
+from puzzles.hanabi.check import check_answer, check_puzzle
+from puzzles.hanabi.format import VERSION, Puzzle, dumps, load_puzzle, parse_puzzle, write_puzzle
+from puzzles.hanabi.generate import Config, generate, pick_kind
+from puzzles.hanabi.notation import format_line, move_classes, parse_line, resolve
+from solver.hanabi.rules import Action, MalformedError, game_from_json
 
 from conftest import NV_SAMPLE, assert_clean_error, run_cli
 
@@ -482,7 +482,7 @@ def test_render_and_export(pdir, tmp_path):
 
 def test_deck_files_of_one_name_in_two_folders_give_distinct_puzzle_ids(tmp_path):
     """k1/decks.jsonl and k2/decks.jsonl: their puzzles must not overwrite each other."""
-    from puzzles.generate import _read_deck_files
+    from puzzles.hanabi.generate import _read_deck_files
 
     lines = NV_SAMPLE.read_text().splitlines()
     for k in ("k1", "k2"):

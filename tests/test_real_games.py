@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from solver.game import load_file, variant_by_name
+from solver.hanabi.rules import load_file, variant_by_name
 
 from conftest import HANABLIVE, SHARED, expected_results, needs_shared, real_game_files, run_cli
 

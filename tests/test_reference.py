@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.game import COLOR_CLUE, PLAY, Card, Game, IllegalActionError, Rules, custom_variant
+from solver.hanabi.rules import COLOR_CLUE, PLAY, Card, Game, IllegalActionError, Rules, custom_variant
 
 from conftest import as_action, as_tuple
 from refengine import RefGame, brute_force_max, composition, distinct_moves

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.game import (
+from solver.hanabi.rules import (
     BUILTIN,
     BY_HANABLIVE_ID,
     COLOR_CLUE,

@@ -1,4 +1,4 @@
-"""The SAT encodings (solver/encodings/sat/) against the brute-force reference engine.
+"""The SAT encodings (solver/hanabi/methods/sat/) against the brute-force reference engine.
 
 Tiny custom variants, random decks and random mid-game positions, every rule option: the
 SAT maximum must equal ``refengine.brute_force_max`` and every decoded line must replay
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.encodings.sat import check_drat, encode, sat_max, sat_reachable
-from solver.encodings.sat import solve as sat_solve
-from solver.game import PLAY, Card, Game, Rules, custom_variant, variant_by_name
+from solver.hanabi.methods.sat import check_drat, encode, sat_max, sat_reachable
+from solver.hanabi.methods.sat import solve as sat_solve
+from solver.hanabi.rules import PLAY, Card, Game, Rules, custom_variant, variant_by_name
 
 from conftest import HARD_SAMPLE, NV_SAMPLE, as_tuple
 from refengine import TINY_VARIANTS as TINY
@@ -354,8 +354,8 @@ def test_drat_trim_verifies_a_full_deck_proof(tmp_path):
 def test_capacity_ignores_cards_never_drawn_after_the_game_ends():
     """Regression: the hand-capacity constraint counted deck cards of no-op steps (after
     the game ended) as held, ruling out every line that ends with 2+ cards in the deck."""
-    from solver.encodings.sat import sat_max, sat_reachable
-    from solver.game import Game, Rules, custom_variant, parse_compact
+    from solver.hanabi.methods.sat import sat_max, sat_reachable
+    from solver.hanabi.rules import Game, Rules, custom_variant, parse_compact
 
     v = custom_variant({"suits": 1, "ranks": [1, 1, 1, 1, 1, 1, 1, 1, 2], "handSize": 2, "clueTokens": 0,
                         "strikes": 3})
@@ -372,7 +372,7 @@ def _hard_deck(k: int):
     """(start position, its ``winnable`` label: another project's solver) of hard deck k."""
     import json
 
-    from solver.game import game_from_json
+    from solver.hanabi.rules import game_from_json
 
     from conftest import REPO
 
@@ -383,7 +383,7 @@ def _hard_deck(k: int):
 
 @pytest.mark.parametrize("solver", ["cadical195", "minisat22"])
 def test_sat_session_goes_on_where_it_stopped_and_is_deterministic(solver):
-    from solver.encodings.sat import SatSession
+    from solver.hanabi.methods.sat import SatSession
 
     st, winnable = _hard_deck(3)
     assert winnable is False
@@ -405,7 +405,7 @@ def test_sat_session_goes_on_where_it_stopped_and_is_deterministic(solver):
 
 
 def test_sat_session_answers_once_and_frees_its_solver():
-    from solver.encodings.sat import SatSession
+    from solver.hanabi.methods.sat import SatSession
 
     st, winnable = _hard_deck(7)
     assert winnable is True
@@ -420,7 +420,7 @@ def test_sat_session_answers_once_and_frees_its_solver():
 def test_the_portfolio_spends_sat_conflicts_not_seconds():
     """The portfolio's SAT calls are budgeted in conflicts: the same deck, solved twice,
     makes the same SAT calls with the same conflict counts."""
-    from solver.portfolio import solve
+    from solver.hanabi.methods.portfolio import solve
 
     st, winnable = _hard_deck(3)
     assert winnable is False

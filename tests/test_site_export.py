@@ -14,8 +14,10 @@ from dataclasses import replace
 
 import pytest
 
-import solver.portfolio
-from solver.game import (
+import solver.hanabi.methods.portfolio
+from cli.inputs import load_input
+from solver.hanabi.methods.strategy import greedy_line
+from solver.hanabi.rules import (
     Action,
     Card,
     Game,
@@ -29,9 +31,7 @@ from solver.game import (
     load_text,
     parse_variant,
 )
-from solver.game.hanablive import SITE_END_CONDITIONS, check_site_game, site_deck_size, site_end, site_game_json
-from solver.inputs import load_input
-from solver.strategy import greedy_line
+from solver.hanabi.rules.hanablive import SITE_END_CONDITIONS, check_site_game, site_deck_size, site_end, site_game_json
 
 from conftest import HANABLIVE, REPO, assert_clean_error, full_deck, real_game_files, run_cli
 
@@ -59,7 +59,7 @@ def some_moves(game: Game, n: int = 6) -> list[Action]:
 def no_solving(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("solve ran before the game was checked")
-    monkeypatch.setattr(solver.portfolio, "solve", boom)
+    monkeypatch.setattr(solver.hanabi.methods.portfolio, "solve", boom)
 
 
 # ---------------------------------------------------------------- 1. refusals

@@ -7,7 +7,7 @@ variants). The tests here are in two groups:
 
 * the oracle alone: known facts of well-known variants, and that the server's and the
   client's versions of the rules agree on all 2,426 variants;
-* the engine (``solver.game``) against the oracle: a deterministic sample of variants
+* the engine (``solver.hanabi.rules``) against the oracle: a deterministic sample of variants
   chosen to cover every mechanic, compared card by card and clue by clue; lookup by name
   (exact, any case, with a suggestion for a typo) and by hanab.live id; and a walk over
   all the variants, each either accepted and equal to the oracle or refused with a reason.
@@ -363,10 +363,10 @@ def test_sample_coverage():
 
 @pytest.fixture(scope="module")
 def eng():
-    """solver.game's interface as these tests use it (imported here, so that the oracle's
+    """solver.hanabi.rules's interface as these tests use it (imported here, so that the oracle's
     tests above run even when the engine does not import)."""
-    import solver.game as g
-    from solver.game.variant import variant_by_id
+    import solver.hanabi.rules as g
+    from solver.hanabi.rules.options import variant_by_id
 
     class E:
         parse_variant = staticmethod(g.parse_variant)
@@ -485,8 +485,8 @@ def test_sample_games_agree_with_the_reference_engine(name):
     clues touching the same cards, the same position after every move, the same end."""
     import random
 
-    from solver.game import COLOR_CLUE
-    from solver.game.seeds import game_from_seed
+    from solver.hanabi.rules import COLOR_CLUE
+    from solver.hanabi.rules.seeds import game_from_seed
 
     from conftest import as_command
 

@@ -30,7 +30,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.game import (
+from solver.hanabi.methods.portfolio import search_line, solve
+from solver.hanabi.rules import (
     PLAY,
     Action,
     Card,
@@ -44,8 +45,7 @@ from solver.game import (
     parse_compact,
     parse_variant,
 )
-from solver.portfolio import search_line, solve
-from solver.search.kernel import ORDERS, Position, Search, named_bound, quick_bound
+from solver.hanabi.search.kernel import ORDERS, Position, Search, named_bound, quick_bound
 
 from conftest import (
     HARD_SAMPLE,
@@ -546,7 +546,7 @@ def test_no_variant_line_positions_keep_the_maximum(players):
 def test_maximum_never_rises_along_real_games():
     """Along a real hanab.live game, the maximum from the position after K actions never
     increases with K and stays at least the game's final score."""
-    from solver.game import load_file
+    from solver.hanabi.rules import load_file
 
     from conftest import expected_results, real_game_files
 
@@ -664,10 +664,10 @@ def test_a_timeout_buys_a_fixed_number_of_rounds(monkeypatch):
     open because the budget is spent, by the same attempts on every run, whatever the
     machine's speed. The deadline is only the outer limit: moved far out here, so that a
     test machine more than twice as busy as the benchmark one still spends the rounds."""
-    import solver.portfolio
-    from solver.portfolio import ROUND_SECONDS, rounds_for
+    import solver.hanabi.methods.portfolio
+    from solver.hanabi.methods.portfolio import ROUND_SECONDS, rounds_for
 
-    monkeypatch.setattr(solver.portfolio, "DEADLINE_FACTOR", 50.0)
+    monkeypatch.setattr(solver.hanabi.methods.portfolio, "DEADLINE_FACTOR", 50.0)
 
     assert [rounds_for(t, 2) for t in (0, 5.9, 6, 13.9, 14, 30)] == [1, 1, 2, 2, 3, 4]
     assert rounds_for(10, 6) == 2 and ROUND_SECONDS[6] > ROUND_SECONDS[2]
@@ -691,8 +691,7 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
     (never by the time left, which depends on the machine's load)."""
     import time as _time
 
-    from solver.game.seeds import game_from_seed
-    from solver.portfolio import (
+    from solver.hanabi.methods.run import (
         CONFIRM_CPSAT_DTIME,
         CONFIRM_NODES,
         CONFIRM_SAT_CONFLICTS,
@@ -700,9 +699,10 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
         FIRST_BUDGET,
         FIRST_SAT_CONFLICTS,
         SEARCH_ORDERS,
-        _Run,
+        Run,
         budget,
     )
+    from solver.hanabi.rules.seeds import game_from_seed
 
     state = game_from_seed("p2v0s1").initial_state()
     # (the rounds: those whose work, 1 s a first round with 2 players doubling, fits in half
@@ -715,7 +715,7 @@ def test_confirmation_budgets_grow_with_a_long_timeout_not_with_the_time_left():
         assert budget(timeout, 2) == want
         # half the time already gone when the solve starts: the same budget
         deadline = None if timeout is None else _time.monotonic() + timeout / 2
-        assert _Run(state, deadline, None, timeout=timeout).budget == want
+        assert Run(state, deadline, None, timeout=timeout).budget == want
     assert budget(10, 5)["first_nodes"] == FIRST_BUDGET[5] != FIRST_BUDGET[2]
     assert budget(10, 6)["search_orders"] == SEARCH_ORDERS[6] == 3
     with pytest.raises(MalformedError, match="player count 7"):
@@ -751,7 +751,7 @@ def test_the_sites_end_spares_a_forced_strikeout(engine, to_the_end, want):
     """No tokens at all: every turn is a play. After g1 and r1 (and r4 with deck plays), each
     card left misplays; under the printed rules the team plays on into a strikeout (0), the
     site ends the game as soon as nothing more can be scored (3). The brute force agrees."""
-    from solver.encodings.sat import sat_max
+    from solver.hanabi.methods.sat import sat_max
 
     spec, deck = SPARED
     v = custom_variant(spec)

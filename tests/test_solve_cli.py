@@ -14,7 +14,8 @@ import sys
 
 import pytest
 
-from solver.game import (
+from solver.hanabi.methods.portfolio import solve as api_solve
+from solver.hanabi.rules import (
     Action,
     Card,
     Game,
@@ -26,7 +27,6 @@ from solver.game import (
     parse_compact,
     parse_variant,
 )
-from solver.portfolio import solve as api_solve
 
 from conftest import REPO, assert_clean_error, expected_results, full_deck, real_game_files, run_cli
 
@@ -126,7 +126,7 @@ def test_human_output_of_an_encoding_alone(engine):
 
 def test_timeout_not_a_number_real_process():
     """A click usage error goes through the real entry point as one line too."""
-    proc = subprocess.run([sys.executable, "-m", "hanabi_cli", "solve", "--example", "--timeout", "abc"],
+    proc = subprocess.run([sys.executable, "-m", "cli.hanabi", "solve", "--example", "--timeout", "abc"],
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 2
     assert proc.stdout == ""
@@ -163,7 +163,7 @@ def _parse(text):
 
 def test_json_output_for_example():
     out = solve_json("--example")
-    rec = load_file(REPO / "solver" / "data" / "example_deck.json")
+    rec = load_file(REPO / "solver" / "hanabi" / "data" / "example_deck.json")
     check_json(out, rec.game.initial_state())
 
 

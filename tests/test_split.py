@@ -1,5 +1,5 @@
-"""Up or Down and Sudoku solved as ordinary games with fixed stacks (solver.split,
-solver.splitsolve): the fixings, the heights and guards against the real engine's rules
+"""Up or Down and Sudoku solved as ordinary games with fixed stacks (solver.hanabi.methods.split,
+solver.hanabi.methods.splitsolve): the fixings, the heights and guards against the real engine's rules
 on hanab.live deals, and solve() on real seeds (the brute-force checks on tiny games are
 in test_suit_mechanics.py)."""
 from __future__ import annotations
@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from solver import find_line, solve, split
-from solver.game import DISCARD, PLAY, Action, Card, Game, MalformedError, game_from_seed, updown
-from solver.game.variant import START_RANK
+from solver import find_line, solve
+from solver.hanabi.methods import split
+from solver.hanabi.rules import DISCARD, PLAY, Action, Card, Game, MalformedError, game_from_seed, updown
+from solver.hanabi.rules.variant import START_RANK
 
 UOD, SUDOKU, SUDOKU4 = "Up or Down (5 Suits)", "Sudoku (5 Suits)", "Sudoku (4 Suits)"
 VID = {UOD: 24, SUDOKU: 2072, SUDOKU4: 2092}  # their hanab.live ids

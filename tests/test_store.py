@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from solver.analysis import store as store_module
-from solver.analysis.jobs import make_jobs, solve_job
-from solver.analysis.progress import Progress
-from solver.analysis.store import FIELDS, SCHEMA_VERSION, V2_FIELDS, Store, budget_text, game_digest
+from solver.common.progress import Progress
 from solver.errors import StoreError
-from solver.game import format_compact, load_file
+from solver.hanabi.batch import store as store_module
+from solver.hanabi.batch.jobs import make_jobs, solve_job
+from solver.hanabi.batch.store import FIELDS, SCHEMA_VERSION, V2_FIELDS, Store, budget_text, game_digest
+from solver.hanabi.rules import format_compact, load_file
 
 from conftest import HANABLIVE, NV_SAMPLE, assert_clean_error, real_game_files, run_cli
 
@@ -105,7 +105,7 @@ def test_deck_files_and_game_files_of_one_name_in_two_folders_are_both_solved(tm
 def test_one_game_under_two_names_is_solved_once(tmp_path):
     """The seed p3v0s1 and a deck file holding the deck it deals: one game, one row."""
     (job,) = make_jobs(["p3v0s1"])
-    from solver.analysis.jobs import job_game
+    from solver.hanabi.batch.jobs import job_game
 
     g = job_game(job)
     game = _write(tmp_path / "copy.json", json.dumps({"players": 3, "deck": [c.to_json() for c in g.deck]}))
@@ -230,7 +230,7 @@ def test_a_version_2_store_is_migrated_in_place_with_its_budgets_unknown(tmp_pat
     ok(run_cli("analyse", "p3v0s5", "--db", db, "--quiet"))
     with Store(db) as st:
         budgets = {d["name"]: d["budget"] for d in st.dump()}
-    from solver.portfolio import budget
+    from solver.hanabi.methods.portfolio import budget
 
     assert budgets.pop("p3v0s5") == budget_text(budget(10.0, 3))
     assert set(budgets.values()) == {None}
@@ -369,12 +369,12 @@ def test_report_csv_on_a_full_disk_leaves_no_partial_file(tmp_path, monkeypatch)
     ok(run_cli("analyse", "p3v0s1..3", "--db", db, "--quiet"))
     out = tmp_path / "rows.csv"
     out.write_text("the old export\n")
-    import solver.outputs
+    import solver.common.outputs
 
     def full(*a, **kw):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(solver.outputs.os, "replace", full)
+    monkeypatch.setattr(solver.common.outputs.os, "replace", full)
     assert_clean_error(run_cli("report", db, "--csv", out), "No space left on device")
     monkeypatch.undo()
     assert out.read_text() == "the old export\n"
@@ -449,7 +449,7 @@ def test_a_folder_with_a_non_game_json_skips_it_with_a_warning(tmp_path):
 # --- concurrent writers ---------------------------------------------------------------------------
 
 def _analyse(*args) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "hanabi_cli", "analyse", *map(str, args)], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "cli.hanabi", "analyse", *map(str, args)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -478,7 +478,7 @@ def test_two_writers_of_the_same_jobs_count_only_their_real_inserts(tmp_path):
 def test_a_job_another_writer_stores_after_the_count_is_counted_as_skipped(tmp_path):
     """Seen once in CI (two writers): a row stored by another run between the count at the
     start and the check of its batch was counted nowhere (0 + 15 + 14 of 30)."""
-    from solver.analysis.run import run_batch
+    from solver.hanabi.batch.run import run_batch
 
     db = tmp_path / "s.sqlite"
     jobs = make_jobs(["p3v0s1..4"])
@@ -520,9 +520,9 @@ def test_sigterm_to_analyse_stops_the_workers_quietly_and_keeps_the_rows(tmp_pat
     n = int(err.split(": stopped by SIGTERM: ")[1].split(" rows")[0])
     assert n == len(rows)
     # every kept row is whole: its line replays to its score
-    from solver.analysis.jobs import job_game
-    from solver.game import Action
-    from solver.portfolio import replay_score
+    from solver.hanabi.batch.jobs import job_game
+    from solver.hanabi.methods.portfolio import replay_score
+    from solver.hanabi.rules import Action
 
     for r in rows[:5]:
         (job,) = make_jobs([r.name])

@@ -8,7 +8,7 @@ is worth, on tiny decks (tests/tinyvariants.py):
 * Clue Starved (tokens in halves), Throw It in a Hole (no token for a completed stack),
   Alternating Clues (a clue may not have the last clue's type) and reversed suits (built
   from the top rank down), the rules of docs/variants.md;
-* Up or Down and Sudoku, whose stacks the solvers fix before solving (solver.split): the
+* Up or Down and Sudoku, whose stacks the solvers fix before solving (solver.hanabi.methods.split): the
   solve against the brute force, and each game with fixed stacks by every method.
 
 The engine against the independent reference engine on random games (for inverted suits
@@ -21,12 +21,12 @@ import random
 
 import pytest
 
-from solver import split
-from solver.encodings.cpsat import cpsat_max
-from solver.encodings.sat import sat_max
-from solver.game import COLOR_CLUE, DISCARD, RANK_CLUE, MalformedError
-from solver.portfolio import solve
-from solver.search.kernel import Position, Search
+from solver.hanabi.methods import split
+from solver.hanabi.methods.cpsat import cpsat_max
+from solver.hanabi.methods.portfolio import solve
+from solver.hanabi.methods.sat import sat_max
+from solver.hanabi.rules import COLOR_CLUE, DISCARD, RANK_CLUE, MalformedError
+from solver.hanabi.search.kernel import Position, Search
 
 from conftest import as_command
 from refengine import RefGame, brute_force_max
@@ -46,7 +46,7 @@ BITING_START = {"starved": [2133, 2190, 2204, 2406], "hole": [2512, 2533, 2721, 
                 "alternating": [2057, 2294, 2635, 3038], "reversed": [2002, 2003, 2004, 2006]}
 CASES = ([(m, seed, "walk") for m in SOLVED if m not in SPLIT for seed in list(range(30)) + BITING.get(m, [])]
          + [(m, seed, "start") for m, seeds in BITING_START.items() for seed in seeds])
-# Up or Down and Sudoku, whose stacks the solvers fix first (solver.split): their own test
+# Up or Down and Sudoku, whose stacks the solvers fix first (solver.hanabi.methods.split): their own test
 SPLIT_CASES = [(m, seed, where) for m in SPLIT for seed in range(15) for where in ("walk", "start")]
 
 
@@ -173,7 +173,7 @@ def _fixed_max(fs) -> int:
 
 @pytest.mark.parametrize("mechanic, seed, where", SPLIT_CASES)
 def test_split_solve_matches_brute_force(mechanic, seed, where):
-    """Up or Down and Sudoku (solver.split; one brute force a case, they are slower): every
+    """Up or Down and Sudoku (solver.hanabi.methods.split; one brute force a case, they are slower): every
     engine of solve() finds the maximum, proves it and replays its line; each game with
     fixed stacks, with its guards and without, has one maximum by the search, both SAT
     models and CP-SAT, their lines replay in it to that score, and a guarded game's line is
@@ -273,7 +273,7 @@ def test_throw_it_in_a_hole_gives_no_token_for_a_stack():
 def test_alternating_clues_refuses_the_same_type_twice():
     """After a clue, no legal clue has its type, and a clue of that type that touches a
     card is refused by the engine's check, naming the rule."""
-    from solver.game import Action, IllegalActionError
+    from solver.hanabi.rules import Action, IllegalActionError
 
     seen = 0
     for st, legal in walk("alternating", 100):

@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from solver import solve
-from solver.game import BUILTIN, COLOR_CLUE, RANK_CLUE, Game, MalformedError, Rules, parse_variant
-from solver.game.seeds import game_from_seed
-from solver.game.sitevariants import refusal, site_names, site_variant, site_variant_by_id
-from solver.game.variant import variant_by_id
+from solver.hanabi.rules import BUILTIN, COLOR_CLUE, RANK_CLUE, Game, MalformedError, Rules, parse_variant
+from solver.hanabi.rules.options import variant_by_id
+from solver.hanabi.rules.seeds import game_from_seed
+from solver.hanabi.rules.sitevariants import refusal, site_names, site_variant, site_variant_by_id
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_importing_and_no_variant_do_not_read_the_table():
-    code = ("import solver, solver.game.sitevariants as s; solver.solve(solver.game_from_seed('p3v0s1'));"
+    code = ("import solver, solver.hanabi.rules.sitevariants as s; solver.solve(solver.game_from_seed('p3v0s1'));"
             "print(s._text.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
@@ -48,7 +48,7 @@ def test_every_site_variant_is_built():
 @pytest.mark.parametrize("name", [n for n in BUILTIN if BUILTIN[n].hanablive_id is not None])
 def test_the_built_in_site_variants_are_the_tables(name):
     ours = BUILTIN[name]
-    from solver.game.sitevariants import _build, _find
+    from solver.hanabi.rules.sitevariants import _build, _find
 
     site = _build(*_find(f"\t{name.lower()}\t", 2, name.lower()))
     assert site.hanablive_id == ours.hanablive_id

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import random
 
-from solver.game import Card, Game, Rules, Suit, Variant, custom_variant
-from solver.game.variant import START_RANK, TouchRules
+from solver.hanabi.rules import Card, Game, Rules, Suit, Variant, custom_variant
+from solver.hanabi.rules.variant import START_RANK, TouchRules
 
 from refengine import RefGame, composition
 
 MECHANICS = ("null", "inverted", "starved", "hole", "alternating", "reversed", "updown", "sudoku")
-# the mechanics the solvers play: all (Up or Down and Sudoku through solver.split)
+# the mechanics the solvers play: all (Up or Down and Sudoku through solver.hanabi.methods.split)
 SOLVED = MECHANICS
 _FLAGS = {"clueStarved": "clue_starved", "throwItInAHole": "throw_it_in_a_hole",
           "alternatingClues": "alternating_clues"}

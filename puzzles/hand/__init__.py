@@ -2,7 +2,7 @@
 question for the seat to move (docs/hand.md, "Endgame puzzles").
 
 - :mod:`.format`: :class:`HandPuzzle` (frozen) and its JSON (versioned), read with
-  :class:`~solver.hand.MalformedError` (a ``ValueError``) naming the field at fault;
+  :class:`~solver.hand.rules.MalformedError` (a ``ValueError``) naming the field at fault;
 - :mod:`.solve`: the two questions ("safe": paranoid; "table": cooperative) on the
   solver's public API, the card classes, the natural cards, the line and difficulty;
 - :mod:`.generate`: puzzles from seeded random deals played by a seeded bot;

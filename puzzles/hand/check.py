@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.hand import (
+from solver.hand.rules import (
     NUM_SEATS,
     Deal,
     IllegalMoveError,

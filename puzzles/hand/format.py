@@ -1,7 +1,7 @@
 """The Hand puzzle file: one JSON object, versioned (docs/hand.md, "Endgame puzzles").
 
 :meth:`HandPuzzle.from_json` checks the *shape* (the format marker, the version, every
-field's JSON type and range) and raises :class:`~solver.hand.MalformedError` (a
+field's JSON type and range) and raises :class:`~solver.hand.rules.MalformedError` (a
 ``ValueError``) naming the field; whether the content is *true* (the plays replay to the
 position shown, the answer is the only one, the line holds) is :mod:`.check`'s job.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.hand import NUM_SEATS, Deal, MalformedError, card_str, parse_card
+from solver.hand.rules import NUM_SEATS, Deal, MalformedError, card_str, parse_card
 
 FORMAT = "hand-endgame-puzzle"
 VERSION = 1
@@ -42,7 +42,7 @@ def question_text(kind: str, seat: int, bids: tuple[int, ...]) -> str:
 
 @dataclass(frozen=True)
 class HandPuzzle:
-    """A Hand endgame puzzle. Cards are card ints (``solver.hand``); ``choices`` is every
+    """A Hand endgame puzzle. Cards are card ints (``solver.hand.rules``); ``choices`` is every
     class of equivalent legal cards of the mover (highest card first) with whether it
     answers the question; ``answer`` is the one class that does; ``line`` a play from the
     position to the end of the round that starts with the answer and keeps the question's

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.hand import NUM_SEATS, Position, card_str
-from solver.handsolve import reachable, seat_bounds
+from solver.hand import reachable, seat_bounds
+from solver.hand.rules import NUM_SEATS, Position, card_str
 
 from .format import SAFE, TABLE, HandPuzzle, load_puzzle
 from .generate import generate_one

@@ -17,7 +17,8 @@ import multiprocessing
 import random
 from collections.abc import Iterator
 
-from solver.hand import (
+from solver.hand import reachable, seat_bounds
+from solver.hand.rules import (
     HAND_SIZE,
     NUM_SEATS,
     Deal,
@@ -28,7 +29,6 @@ from solver.hand import (
     card_str,
     cards_of,
 )
-from solver.handsolve import reachable, seat_bounds
 
 from .format import KINDS, SAFE, TABLE, HandPuzzle, puzzle_id
 from .solve import NODES, after, choices, classes, difficulty_of, natural_cards, rating_of, stated_line
@@ -151,7 +151,7 @@ def build_puzzle(pid: str, kind: str, deal: Deal, bids: tuple[int, int, int, int
 def make_puzzle(pid: str, kind: str, deal: Deal, bids: tuple[int, int, int, int], plays: list[int],
                 author: str = "", nodes: int = NODES) -> HandPuzzle | str:
     """A puzzle made by hand: the round ``deal`` played by ``plays`` (checked by the engine:
-    an illegal card is an :class:`~solver.hand.IllegalMoveError` naming it), ``bids``, and
+    an illegal card is an :class:`~solver.hand.rules.IllegalMoveError` naming it), ``bids``, and
     the question ``kind`` for the seat to move; or the reason the position is not a puzzle."""
     if kind not in KINDS:
         raise MalformedError(f"kind {kind!r}: one of {', '.join(KINDS)}")

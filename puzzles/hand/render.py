@@ -23,7 +23,7 @@ from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import FancyBboxPatch, Rectangle  # noqa: E402
 
-from solver.hand import (  # noqa: E402
+from solver.hand.rules import (  # noqa: E402
     NUM_SEATS,
     SUIT_NAMES,
     MalformedError,

@@ -11,8 +11,8 @@ Every answer comes with a node budget; an undecided one is ``None``, never a gue
 """
 from __future__ import annotations
 
-from solver.hand import Card, Position, cards_of
-from solver.handsolve import equivalent_groups, reachable, seat_bounds
+from solver.hand import equivalent_groups, reachable, seat_bounds
+from solver.hand.rules import Card, Position, cards_of
 
 from .format import DIFFICULTIES, SAFE
 

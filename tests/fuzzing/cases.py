@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solver.game import BUILTIN, PLAY, Card, Game, Rules, format_compact, game_to_json, parse_variant
+from solver.hanabi.rules import BUILTIN, PLAY, Card, Game, Rules, format_compact, game_to_json, parse_variant
 
 from .values import ARG_SURROGATES, VARIANT_NAMES, random_custom
 

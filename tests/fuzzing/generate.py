@@ -8,7 +8,7 @@ import json
 import random
 from typing import Any
 
-from solver.game import game_from_json
+from solver.hanabi.rules import game_from_json
 
 from .cases import (
     BIG_TIMEOUTS,

@@ -22,7 +22,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-import hanabi_cli
+import cli.hanabi
 
 from .cases import COMMANDS, DIR, EXIT_CODES, FILE, MISSING, OUT, REPO, Case, counts
 from .generate import Generator
@@ -34,7 +34,7 @@ class Hang(BaseException):
 
 
 class _Entry:
-    """The installed ``hanabi`` console script (:func:`hanabi_cli.main`) as CliRunner
+    """The installed ``hanabi`` console script (:func:`cli.hanabi.main`) as CliRunner
     calls a command: ``main(args=..., prog_name=...)``."""
 
     name = "hanabi"
@@ -43,7 +43,7 @@ class _Entry:
         saved = sys.argv
         sys.argv = [prog_name, *args]
         try:
-            hanabi_cli.main()
+            cli.hanabi.main()
         finally:
             sys.argv = saved
 
@@ -167,7 +167,7 @@ class Runner:
     """Runs cases in a work directory, with a watchdog.
 
     Each case runs in-process through the installed console script's own entry point
-    (:func:`hanabi_cli.main`, i.e. ``solver.cli.run(hanabi_cli.hanabi)``, which turns click's
+    (:func:`cli.hanabi.main`, i.e. ``cli.common.run(cli.hanabi.hanabi)``, which turns click's
     usage errors into the one-line form) under ``click.testing.CliRunner``.
     """
 

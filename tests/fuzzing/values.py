@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from solver.game import BUILTIN
+from solver.hanabi.rules import BUILTIN
 
 
 class Raw:

@@ -1,0 +1,4 @@
+"""``python -m cli.hanabi``: the ``hanabi`` command."""
+from cli.hanabi import main
+
+main()

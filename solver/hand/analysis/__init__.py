@@ -1,0 +1,1 @@
+"""One Hand game examined: the review of a played game (:mod:`.review`)."""

@@ -1,9 +1,0 @@
-"""The Hand search kernel's one signal, :class:`BudgetExhausted`. It lives outside the
-kernel (solver/handsolve/search.py, which is compiled), so that the pure and the
-compiled kernel (:mod:`solver.handsolve.kernel`) raise the one class every
-``except BudgetExhausted`` catches."""
-from __future__ import annotations
-
-
-class BudgetExhausted(Exception):
-    """The search spent its node budget before deciding the question."""
