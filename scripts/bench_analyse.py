@@ -67,12 +67,14 @@ def run(tree: Path, rng: str, db: Path, args) -> tuple[float, float]:
     ``RUSAGE_CHILDREN`` misses them: the process tree is read from /proc every 0.2 s
     instead, each process's last reading kept (what it spends after the last reading, a
     fraction of 0.2 s per process, is missed)."""
+    new_layout = (tree / "cli").is_dir()  # (before 0.2.0 the commands were hanabi_cli and hand_cli)
+    hanabi, hand = ("cli.hanabi", "cli.hand") if new_layout else ("hanabi_cli", "hand_cli")
     if args.hand:
         first, last = _hand_range(rng)
-        cmd = [sys.executable, "-m", "cli.hand", "analyse", "--deals", str(last - first + 1), "--seed", str(first),
+        cmd = [sys.executable, "-m", hand, "analyse", "--deals", str(last - first + 1), "--seed", str(first),
                "--db", str(db), "--quiet"]
     else:
-        cmd = [sys.executable, "-m", "cli.hanabi", "analyse", rng, "--db", str(db), "--quiet",
+        cmd = [sys.executable, "-m", hanabi, "analyse", rng, "--db", str(db), "--quiet",
                "--timeout", str(args.timeout)]
     if args.jobs:
         cmd += ["--jobs", str(args.jobs)]

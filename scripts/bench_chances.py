@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchlib import revision, run_previous
+from benchlib import project_module, revision, run_previous
 
 ROOT = Path(os.environ.get("BENCH_ROOT") or Path(__file__).resolve().parents[1])
 sys.path.insert(0, str(ROOT))
@@ -50,7 +50,7 @@ def position(players: int, seed: int, left: int):
 
 def one(job: tuple[int, int, int, int, bool]) -> dict[str, Any]:
     players, seed, left, nodes, all_moves = job
-    from solver.hanabi.chances import chances
+    chances = project_module("solver.hanabi.chances", "solver.chances").chances
     state = position(players, seed, left)
     if state.over or state.deck_left > left:
         return {"players": players, "seed": seed, "skipped": True}
@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     players = [int(x) for x in a.players.split(",")]
     jobs = [(p, s, a.left2 if p == 2 else a.left, a.nodes, a.all_moves) for p in players for s in range(1, a.seeds + 1)]
-    from solver.hanabi.chances import kernel  # (imported before the workers fork: they all run this one)
+    # (imported before the workers fork: they all run this one)
+    kernel = project_module("solver.hanabi.chances.kernel", "solver.chances.kernel")
     print(f"{getattr(kernel, 'describe', lambda: 'chances kernel')()}; {a.jobs} workers", flush=True)
     w0 = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(a.jobs, maxtasksperchild=20) as pool:

@@ -29,10 +29,13 @@ def since(t):
     return {"wall_ms": 1000 * (w - t[0]), "cpu_ms": 1000 * (c - t[1])}
 out = {}
 t = clock(); import solver; out["import solver"] = since(t)
-from solver.hanabi.rules import parse_variant
+parse_variant = solver.parse_variant
 t = clock(); parse_variant("Pink (5 Suits)"); out["first site variant"] = since(t)
 t = clock(); parse_variant("Dark Rainbow (6 Suits)"); out["one more"] = since(t)
-from solver.hanabi.rules.sitevariants import refusal, site_names
+try:
+    from solver.hanabi.rules.sitevariants import refusal, site_names
+except ModuleNotFoundError:  # (a version before the layout of 0.2.0)
+    from solver.game.sitevariants import refusal, site_names
 t = clock()
 n = sum(refusal(name) is None for name in site_names())
 out[f"build all ({n} supported)"] = since(t)

@@ -60,12 +60,32 @@ def run_previous(root: Path, commit: str, script: str, argv: list[str], *, env: 
             subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(wt)], capture_output=True)
 
 
+# where a version's compiled kernels are: since 0.2.0 solver/kernel/compiled/, before it
+# solver/_kernel/
+COMPILED_DIRS = ("solver/kernel/compiled/", "solver/_kernel/")
+
+
+def project_module(*names: str):
+    """The first of the modules ``names`` that imports: a script that also measures an
+    older version (``--compare``) names a module by its path now and by its path before
+    the layout of 0.2.0 (e.g. ``solver.hanabi.methods.sat`` and ``solver.encodings.sat``)."""
+    import importlib
+
+    for name in names[:-1]:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if not name.startswith(e.name or "\0"):
+                raise
+    return importlib.import_module(names[-1])
+
+
 def build_kernel(wt: Path) -> None:
     """Compile the search kernel of the worktree ``wt`` when this process runs the compiled
     kernel and that commit has one (setup.py): ``pip wheel`` builds the project as ``pip
     install`` does (its own build environment: ``setup.py build_ext`` under the venv's
     older setuptools refuses pyproject's metadata), and the compiled modules are unpacked
-    into the worktree's ``solver/kernel/compiled/``, beside the stamped copies the build wrote.
+    into the worktree (:data:`COMPILED_DIRS`), beside the stamped copies the build wrote.
     Prints which kernel the older version runs."""
     if os.environ.get("HANABI_KERNEL") == "pure":
         return
@@ -89,6 +109,6 @@ def build_kernel(wt: Path) -> None:
             return
         with zipfile.ZipFile(wheels[0]) as z:
             for name in z.namelist():
-                if name.startswith("solver/kernel/compiled/"):
+                if name.startswith(COMPILED_DIRS):
                     z.extract(name, wt)
     print("benchlib: the older version's search kernel: compiled", file=sys.stderr)

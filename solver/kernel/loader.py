@@ -134,3 +134,34 @@ def load(spec: Spec, mode: str | None = None, hashes: dict[str, str] | None = No
 def describe(spec: Spec, kernel: Kernel) -> str:
     """A kernel in one line, as ``--version`` prints it: ``search kernel: compiled (...)``."""
     return f"{spec.label}: {kernel.implementation} ({kernel.note})"
+
+
+class Front:
+    """What a kernel's front module gives the rest of the project (its ``mode``,
+    ``describe``, ``source_hashes``, ``compiled_kernel`` and ``load``), for one kernel:
+    ``Front(spec)`` loads the kernel the environment asks for, once (:attr:`kernel`)."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.kernel = load(spec)
+
+    def mode(self) -> tuple[str, str]:
+        """The mode asked for and the variable that asked (:func:`asked_mode`)."""
+        return asked_mode(self.spec)
+
+    def describe(self) -> str:
+        """The kernel in use, in one line: ``search kernel: compiled (...)``."""
+        return describe(self.spec, self.kernel)
+
+    def source_hashes(self, source_dir: Path | None = None) -> dict[str, str]:
+        """The stamp each compiled module must carry: the hash of its current source."""
+        return source_hashes(self.spec, source_dir)
+
+    def compiled_kernel(self, hashes: dict[str, str] | None = None) -> tuple[Kernel | None, str]:
+        """The compiled kernel when it is built, imports and was built from the current
+        source (``hashes``: the stamps to expect); otherwise None and why not."""
+        return compiled_kernel(self.spec, hashes)
+
+    def load(self, mode: str | None = None, hashes: dict[str, str] | None = None) -> Kernel:
+        """Either kernel on its own (:func:`load`; default: the mode the environment asks)."""
+        return load(self.spec, mode, hashes)

@@ -9,7 +9,6 @@ for the process.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.kernel import loader
@@ -22,33 +21,9 @@ __all__ = [
     "ChanceSearch", "move_order",
 ]
 
-
-def mode() -> tuple[str, str]:
-    """The mode asked for and the variable that asked: ``CHANCES_KERNEL``, else
-    ``HANABI_KERNEL``, else ``auto``."""
-    return loader.asked_mode(SPEC)
-
-
-def describe() -> str:
-    """The kernel in use, in one line: ``chances kernel: compiled (...)``."""
-    return loader.describe(SPEC, _kernel)
-
-
-def source_hashes(source_dir: Path | None = None) -> dict[str, str]:
-    """The stamp each compiled module must carry: the hash of its current source."""
-    return loader.source_hashes(SPEC, source_dir)
-
-
-def compiled_kernel(hashes: dict[str, str] | None = None) -> tuple[Kernel | None, str]:
-    """The compiled kernel when it is built, imports and was built from the current source
-    (``hashes``: the stamps to expect, default :func:`source_hashes`); otherwise None and why."""
-    return loader.compiled_kernel(SPEC, hashes)
-
-
-def load(mode_: str | None = None, hashes: dict[str, str] | None = None) -> Kernel:
-    """The kernel ``mode_`` asks for (default: :func:`mode`; see
-    :func:`solver.kernel.loader.load`); ``hashes`` as :func:`compiled_kernel` takes it."""
-    return loader.load(SPEC, mode_, hashes)
+_front = loader.Front(SPEC)
+mode, describe, source_hashes = _front.mode, _front.describe, _front.source_hashes
+compiled_kernel, load = _front.compiled_kernel, _front.load
 
 
 if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the same)
@@ -61,7 +36,7 @@ if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the sa
     IMPLEMENTATION: str
     NOTE: str
 else:
-    _kernel = load()
+    _kernel = _front.kernel
     IMPLEMENTATION, NOTE = _kernel.implementation, _kernel.note
     position, search = _kernel.position, _kernel.search
     CLUE, DISCARD, PLAY, FROM_PILE = position.CLUE, position.DISCARD, position.PLAY, position.FROM_PILE

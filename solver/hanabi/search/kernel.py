@@ -26,7 +26,6 @@ differential test runs both side by side).
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.errors import SearchTimeout
@@ -35,35 +34,16 @@ from solver.kernel.loader import MODES, Kernel
 from solver.kernel.stamp import HANABI as SPEC
 
 __all__ = [
-    "IMPLEMENTATION", "NOTE", "MODES", "SPEC", "Kernel", "load", "describe", "compiled_kernel", "source_hashes",
+    "IMPLEMENTATION", "NOTE", "MODES", "SPEC", "Kernel", "load", "describe", "compiled_kernel", "source_hashes", "mode",
     "position", "bounds", "dfs", "relaxed",
     "Position", "PLAY", "DISCARD", "CLUE", "quick_bound", "named_bound",
     "Budgeted", "Search", "RelaxedSearch", "SearchTimeout", "pack_key", "pack_relaxed_key",
     "CHECK_EVERY", "DEFAULT_MEMO_CAP", "ORDERS",
 ]
 
-
-def describe() -> str:
-    """The kernel in use, in one line: ``search kernel: compiled (...)``."""
-    return loader.describe(SPEC, _kernel)
-
-
-def source_hashes(source_dir: Path | None = None) -> dict[str, str]:
-    """The stamp each compiled module must carry: the hash of its current source."""
-    return loader.source_hashes(SPEC, source_dir)
-
-
-def compiled_kernel(hashes: dict[str, str] | None = None) -> tuple[Kernel | None, str]:
-    """The compiled kernel when it is built, imports and was built from the current source
-    (``hashes``: the stamps to expect, default :func:`source_hashes`); otherwise None and
-    why not."""
-    return loader.compiled_kernel(SPEC, hashes)
-
-
-def load(mode: str | None = None, hashes: dict[str, str] | None = None) -> Kernel:
-    """The kernel ``mode`` asks for (default: ``HANABI_KERNEL``, else ``auto``; see
-    :func:`solver.kernel.loader.load`); ``hashes`` as :func:`compiled_kernel` takes it."""
-    return loader.load(SPEC, mode, hashes)
+_front = loader.Front(SPEC)
+mode, describe, source_hashes = _front.mode, _front.describe, _front.source_hashes
+compiled_kernel, load = _front.compiled_kernel, _front.load
 
 
 if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the same)
@@ -77,7 +57,7 @@ if TYPE_CHECKING:  # (the types are the source's; the compiled kernel has the sa
     IMPLEMENTATION: str
     NOTE: str
 else:
-    _kernel = load()
+    _kernel = _front.kernel
     IMPLEMENTATION, NOTE = _kernel.implementation, _kernel.note
     position, bounds, dfs, relaxed = _kernel.position, _kernel.bounds, _kernel.dfs, _kernel.relaxed
     Position, PLAY, DISCARD, CLUE = position.Position, position.PLAY, position.DISCARD, position.CLUE
