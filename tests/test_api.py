@@ -46,6 +46,30 @@ def test_solve_rejects_what_is_not_a_position():
             solver.solve(solver.game_from_seed("p3v0s1"), timeout=too_long)
 
 
+def test_what_a_loader_returns_is_what_the_solvers_take(tmp_path):
+    """One way in: a loader's GameRecord goes straight to every public function that takes
+    a game, and means the game from the start (as its Game does)."""
+    import json
+
+    from solver.hanabi.chances import chances
+    from solver.hanabi.rules import as_state
+
+    game = solver.game_from_seed("p3v0s1")
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(solver.game_to_json(game)))
+    rec = solver.load_file(path)
+    assert isinstance(rec, solver.GameRecord) and rec.game.deck == game.deck
+    assert as_state(rec, "x").key() == as_state(game, "x").key() == game.initial_state().key()
+    assert solver.solve(rec).max_score == solver.solve(game).max_score == 25
+    assert solver.greedy_line(rec) == solver.greedy_line(game) == solver.greedy_line(game.initial_state())
+    line = solver.find_line(rec, 25)
+    assert line is not None and solver.replay(game, line).score == 25
+    for call, name in ((solver.find_line, "find_line"), (chances, "chances"), (solver.greedy_line, "greedy_line"),
+                       (solver.solution_graph, "solution_graph")):
+        with pytest.raises(solver.MalformedError, match=f"{name}: expected a Game, a State or a GameRecord, got int"):
+            call(3, 25)
+
+
 # ---- one error vocabulary -------------------------------------------------------------
 
 def test_unknown_options_are_value_errors_naming_the_choices():

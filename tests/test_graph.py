@@ -92,7 +92,7 @@ class Brute:
             return {()} if st.score >= target else set()
         key = st.key()
         if key not in memo:
-            out = set()
+            out: set[tuple[str, ...]] = set()
             for a in st.legal_actions():
                 label = kind_of_move(st, a)
                 st.push(a)
@@ -289,8 +289,8 @@ def test_graph_bad_input():
     st = p.position()
     with pytest.raises(MalformedError, match="not reachable"):
         solution_graph(st, p.target + 1)
-    with pytest.raises(MalformedError, match="expected a State"):
-        solution_graph(p.record().game)
+    with pytest.raises(MalformedError, match="expected a Game, a State or a GameRecord, got str"):
+        solution_graph("p2v0s1")
     with pytest.raises(MalformedError, match="max_nodes"):
         solution_graph(st, max_nodes=0)
     end = st.copy()

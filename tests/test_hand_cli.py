@@ -90,7 +90,7 @@ def test_replay_bad_games(tmp_path, mutate, needles):
     assert_clean_error(run_hand("replay", path), str(path), *needles)
 
 
-@pytest.mark.parametrize("content,needle", [("{", "not valid JSON"), ("[]", "expected a JSON object"),
+@pytest.mark.parametrize("content,needle", [("{", "invalid JSON"), ("[]", "expected a JSON object"),
                                             ('{"rounds": 3}', "rounds")])
 def test_replay_unreadable(tmp_path, content, needle):
     path = tmp_path / "g.json"
@@ -100,6 +100,16 @@ def test_replay_unreadable(tmp_path, content, needle):
 
 def test_missing_file():
     assert_clean_error(run_hand("replay", "/nonexistent/game.json"), "no such file")
+
+
+@pytest.mark.parametrize("command", ["replay", "solve", "best", "review"])
+@pytest.mark.parametrize("deep", ["[" * 100_000 + "]" * 100_000, '{"a": ' * 100_000 + "1" + "}" * 100_000])
+def test_deeply_nested_json_is_one_line_as_in_hanabi(tmp_path, command, deep):
+    """Both games read JSON through one reader (solver.common.jsontext): 100,000 nested
+    lists or objects are "nested too deeply", not a RecursionError traceback."""
+    path = tmp_path / "deep.json"
+    path.write_text(deep)
+    assert_clean_error(run_hand(command, path), str(path), "invalid JSON: nested too deeply")
 
 
 def test_console_script_usage_error_is_one_line():

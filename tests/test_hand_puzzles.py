@@ -263,7 +263,7 @@ def test_cli_bad_input(tmp_path, mixed):
     assert_clean_error(run_hand("puzzle", "check", tmp_path / "none.json"), "no such file")
     nj = tmp_path / "nj.json"
     nj.write_text("{not json")
-    assert_clean_error(run_hand("puzzle", "check", nj), "not JSON")
+    assert_clean_error(run_hand("puzzle", "check", nj), "invalid JSON")
     d = _data(mixed[0])
     d["version"] = 9
     v = tmp_path / "v.json"

@@ -108,7 +108,7 @@ def test_render_bad_input_is_one_line(tmp_path, puzzles):
                        "none.json: no such file")
     nj = tmp_path / "nj.json"
     nj.write_text("{not json")
-    assert_clean_error(run_hand("puzzle", "render", nj, "--out", tmp_path / "x.svg"), "nj.json: not JSON")
+    assert_clean_error(run_hand("puzzle", "render", nj, "--out", tmp_path / "x.svg"), "nj.json: invalid JSON")
     d = json.loads(puzzles[0].dumps())
     d["bids"] = [1, 2, 3]
     bad = tmp_path / "bad.json"

@@ -365,7 +365,7 @@ def test_cli_bad_game_files(game_file, tmp_path):
     text = json.dumps(js)
     assert_clean_error(run_hand("review", tmp_path / "nothing.json"), "nothing.json", "no such file")
     p = _write(tmp_path, text[: len(text) // 2])
-    assert_clean_error(run_hand("review", p), p, "not valid JSON")
+    assert_clean_error(run_hand("review", p), p, "invalid JSON")
     bad = json.loads(text)
     _revoke(bad)
     p = _write(tmp_path, json.dumps(bad))

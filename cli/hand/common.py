@@ -46,7 +46,7 @@ def read_source(arg: str) -> tuple[str, str]:
 def read_position(arg: str) -> tuple[str, Deal | None, Position]:
     """(where, the deal if the input is one, its position) of a DEAL|POSITION argument."""
     where, text = read_source(arg)
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):  # JSON (an array is an error Position.from_json names)
         obj = load_json_text(text, where)
         if isinstance(obj, dict) and (obj.get("kind") == "deal" or ("dealer" in obj and "leader" not in obj)):
             deal = Deal.from_json(obj, where)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.hand.rules import NUM_SEATS, Deal, MalformedError, card_str, parse_card
+from solver.hand.rules import NUM_SEATS, Deal, MalformedError, card_str, load_json_text, parse_card
 
 FORMAT = "hand-endgame-puzzle"
 VERSION = 1
@@ -180,11 +180,7 @@ def load_puzzle(path: str | Path) -> HandPuzzle:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise MalformedError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MalformedError(f"{p}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    return HandPuzzle.from_json(obj, str(p))
+    return HandPuzzle.from_json(load_json_text(text, str(p)), str(p))
 
 
 # ---------------------------------------------------------------------- helpers

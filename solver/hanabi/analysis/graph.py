@@ -55,7 +55,7 @@ from solver.errors import (
     MethodsDisagreeError,
     SearchTimeout,
 )
-from solver.hanabi.rules import PLAY, Action, State
+from solver.hanabi.rules import PLAY, Action, Game, GameRecord, State, as_state
 from solver.hanabi.rules.support import deck_text
 from solver.hanabi.search.kernel import CLUE as SEARCH_CLUE  # the search kernel, pure or compiled
 from solver.hanabi.search.kernel import DISCARD as SEARCH_DISCARD
@@ -192,7 +192,7 @@ def _maximum(state: State, node_limit, sat_conflicts, timeout, deadline) -> int:
                               f"{sol.max_score}, at most {sol.upper_bound})" + (f": {why}" if ok is None else ""))
 
 
-def solution_graph(state: State, target: int | None = None, *, node_limit: int | None = NODE_LIMIT,
+def solution_graph(state: State | Game | GameRecord, target: int | None = None, *, node_limit: int | None = NODE_LIMIT,
                    max_nodes: int = MAX_NODES, sat_conflicts: int | None = SAT_CONFLICTS,
                    max_sat_calls: int | None = None, timeout: float | None = None) -> nx.DiGraph:
     """The DAG of every line from ``state`` that ends the game with at least ``target``
@@ -222,8 +222,7 @@ def solution_graph(state: State, target: int | None = None, *, node_limit: int |
     within the budget; both are :class:`GraphBudgetError` (``ValueError``). It never
     returns a partial graph. ``MalformedError`` if the game is over or ``target`` is not
     reachable from the position."""
-    if not isinstance(state, State):
-        raise MalformedError(f"solution_graph: expected a State, got {type(state).__name__}")
+    state = as_state(state, "solution_graph")  # (a Game or a loader's GameRecord: from the start)
     for name, value in (("node_limit", node_limit), ("sat_conflicts", sat_conflicts),
                         ("max_sat_calls", max_sat_calls), ("timeout", timeout)):
         if value is not None and not value >= 0:

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.errors import MalformedError, UnknownOptionError
-from solver.hanabi.rules import PLAY, Action, State
+from solver.hanabi.rules import PLAY, Action, Game, GameRecord, State, as_state
 
 from .build import move_of, position_of
 from .kernel import SCORE, WIN, ChancePos, ChanceSearch, move_order
@@ -167,7 +167,8 @@ def _target(state: State, target: int | None) -> int:
     return target
 
 
-def chances(state: State, target: int | None = None, objective: str = "win", budget: int = DEFAULT_NODES, *,
+def chances(state: State | Game | GameRecord, target: int | None = None, objective: str = "win",
+            budget: int = DEFAULT_NODES, *,
             clairvoyant: bool = True, clairvoyant_limit: int = CLAIRVOYANT_LIMIT,
             exact_for: Collection[Action] | None = None) -> Chances:
     """The chances of ``state`` with its pile in unknown order: per distinct move of the
@@ -180,6 +181,7 @@ def chances(state: State, target: int | None = None, objective: str = "win", bud
     whose moves' values must be exact (default: every move); the others may be left as
     the bounds that showed them no better than the best (cheaper: a review needs only the
     move played)."""
+    state = as_state(state, "chances")  # (a Game or a loader's GameRecord: from the start)
     _check_objective(objective)
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
         raise MalformedError(f"budget {budget!r}: must be a positive number of nodes")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from solver.errors import SearchTimeout, UnknownOptionError
-from solver.hanabi.rules import Action, Game, GameRecord, MalformedError, State
+from solver.hanabi.rules import Action, Game, GameRecord, MalformedError, State, as_state
 from solver.hanabi.search.kernel import Position, Search
 
 from .run import (
@@ -35,12 +35,13 @@ __all__ = ["CONFIRM_CPSAT_DTIME", "DEADLINE_FACTOR", "ENGINES", "MAX_TIMEOUT", "
            "to_engine_line"]
 
 
-def find_line(state: State, target: int, *, node_limit: int | None = None,
+def find_line(source: State | Game | GameRecord, target: int, *, node_limit: int | None = None,
               timeout: float | None = None) -> list[Action] | None:
     """A line from ``state`` to the end of the game scoring at least ``target``, if the
     exhaustive search finds one within ``node_limit`` nodes (deterministic) and
     ``timeout`` seconds; else None (none exists, or the budget ran out first). The line is
-    replayed through the rules engine."""
+    replayed through the rules engine. ``source`` is taken as :func:`solve` takes it."""
+    state = as_state(source, "find_line")
     if state.over:
         return [] if state.score >= target else None
     if needs_split(state.game):  # Up or Down, Sudoku: in each game with fixed stacks in turn
@@ -85,14 +86,7 @@ def solve(source, *, timeout: float | None = None, node_limit: int | None = None
     upper_bound"."""
     if engine not in ENGINES:
         raise UnknownOptionError("engine", engine, ENGINES)
-    if isinstance(source, GameRecord):  # (what the loaders return: its deck, from the start)
-        source = source.game
-    if isinstance(source, Game):
-        state = source.initial_state()
-    elif isinstance(source, State):
-        state = source
-    else:
-        raise MalformedError(f"solve: expected a Game, a State or a GameRecord, got {type(source).__name__}")
+    state = as_state(source, "solve")
     for name, value in (("timeout", timeout), ("node_limit", node_limit)):
         if value is not None and not value >= 0:  # also rejects nan
             raise MalformedError(f"solve: {name} must be 0 or more, got {value!r}")

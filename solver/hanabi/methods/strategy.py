@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from solver.hanabi.rules import PLAY, Action, IllegalActionError, State
+from solver.hanabi.rules import PLAY, Action, Game, GameRecord, IllegalActionError, State, as_state
 
 __all__ = ["greedy_action", "greedy_line", "best_greedy_line"]
 
@@ -63,12 +63,14 @@ def greedy_action(state: State, rng: random.Random | None = None, deviate: float
                              f"({g.fixed_from!r}), which the game with fixed stacks forbids")
 
 
-def greedy_line(state: State, rng: random.Random | None = None, deviate: float = 0.0) -> tuple[list[Action], int]:
+def greedy_line(state: State | Game | GameRecord, rng: random.Random | None = None,
+                deviate: float = 0.0) -> tuple[list[Action], int]:
     """The greedy strategy played from ``state`` to the end of the game: its actions (each
     applied through the rules engine) and the final score. ``state`` is not changed. In a
     game with fixed stacks (solver.hanabi.methods.split) the line may reach a position with no legal
-    action: then there is no line, ``([], -1)``."""
-    st = state.copy()
+    action: then there is no line, ``([], -1)``. ``state`` may also be a :class:`Game` or a
+    loader's :class:`GameRecord` (from the start)."""
+    st = as_state(state, "greedy_line").copy()
     line = []
     while not st.over:
         try:

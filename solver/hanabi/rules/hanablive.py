@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from solver.common.jsontext import parse_json as read_json
+
 from .cards import END_VOTE, GAME_OVER, Action, Card, parse_compact
 from .errors import IllegalActionError, MalformedError
 from .options import Rules, parse_variant
@@ -457,18 +459,25 @@ def read_text(path: StrPath) -> str:
         raise MalformedError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
+def as_state(source: object, who: str) -> State:
+    """The position a public function was given (``who`` names the function, for the
+    error): a :class:`State` as it is; a :class:`Game`, or what a loader returns (a
+    :class:`GameRecord`: its game), from the start. Anything else is a
+    :class:`MalformedError`."""
+    if isinstance(source, GameRecord):
+        source = source.game
+    if isinstance(source, Game):
+        return source.initial_state()
+    if isinstance(source, State):
+        return source
+    raise MalformedError(f"{who}: expected a Game, a State or a GameRecord, got {type(source).__name__}")
+
+
 def parse_json(text: str, where: str) -> Any:
     """``json.loads`` with a one-line :class:`MalformedError` naming ``where`` and the
-    line (for text of several lines) and column of the fault."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        at = f"line {e.lineno} column {e.colno}" if "\n" in text.strip() else f"column {e.colno}"
-        raise MalformedError(f"{where}: invalid JSON at {at}: {e.msg}") from None
-    except RecursionError:
-        raise MalformedError(f"{where}: invalid JSON: nested too deeply") from None
-    except ValueError as e:  # e.g. an integer beyond Python's digit limit
-        raise MalformedError(f"{where}: invalid JSON: {e}") from None
+    line (for text of several lines) and column of the fault (the reader both games share,
+    :func:`solver.common.jsontext.parse_json`)."""
+    return read_json(text, where, MalformedError)
 
 
 def read_jsonl(path: StrPath, text: str | None = None) -> Iterator[tuple[int, Any]]:

@@ -99,7 +99,7 @@ def _lines(path: str) -> Iterator[tuple[int, str]]:
 def _header(path: str, line: str) -> dict[str, int]:
     try:
         head = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # (bad syntax, nesting too deep, an integer too long)
         raise StoreError(f"{path}, line 1: not a JSON header") from None
     if not isinstance(head, dict) or head.get("kind") != KIND:
         kind = head.get("kind") if isinstance(head, dict) else None
@@ -119,7 +119,7 @@ def _header(path: str, line: str) -> dict[str, int]:
 def _row(path: str, i: int, line: str, check: HandStore) -> DealRow:
     try:
         vals = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise StoreError(f"{path}, line {i}: not a JSON row") from None
     if not isinstance(vals, list) or len(vals) != len(COLUMNS):
         raise StoreError(f"{path}, line {i}: a row is a JSON array of {len(COLUMNS)} fields")

@@ -11,11 +11,12 @@ Seats 0..3 are in playing order (after seat ``s`` plays, seat ``(s + 1) % 4`` pl
 """
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from solver.common.jsontext import parse_json
 
 from .cards import (
     DISPLAY_SUITS,
@@ -128,10 +129,9 @@ def _check_keys(obj: dict[str, Any], allowed: Iterable[str], where: str) -> None
 
 
 def load_json_text(text: str, where: str) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MalformedError(f"{where}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    """``text`` read as JSON; any fault a one-line :class:`MalformedError` naming ``where``
+    (the reader both games share: :func:`solver.common.jsontext.parse_json`)."""
+    return parse_json(text, where, MalformedError)
 
 
 @dataclass(frozen=True)
