@@ -179,15 +179,15 @@ def check_puzzle(p: Puzzle, limits: Limits = CHECK_LIMITS) -> Report:
                              f"({', '.join(describe_class(m) for m in got)})")
             # the answer kind and the choices follow from the winning moves
             kind = analysis.answer_kind(st, fm.winning)
-            stated = p.metadata.get("answer_kind")
-            if stated is not None and stated != kind:
-                prob.append(f"metadata.answer_kind: the puzzle says {stated!r}, its winning first moves make it "
+            stated_kind = p.metadata.get("answer_kind")
+            if stated_kind is not None and stated_kind != kind:
+                prob.append(f"metadata.answer_kind: the puzzle says {stated_kind!r}, its winning first moves make it "
                             f"{kind!r}")
             ch = analysis.choices(st, fm.winning)
             if "choices" in claimed and sorted(map(sorted, claimed["choices"])) != sorted(map(sorted, ch)):
                 prob.append(f"winning first moves: the puzzle groups them as {claimed['choices']}, "
                             f"the choices are {ch}")
-            elif stated is not None:
+            elif stated_kind is not None:
                 rep.notes.append(f"answer kind: {kind}")
     if "after" in claimed:
         _check_after(claimed["after"], fm, prob)
@@ -199,6 +199,9 @@ def _check_id_and_source(p: Puzzle, st: State, prob: list[str]) -> None:
     """The id names the player count and the turn of the position (``p2-t67-...``), and
     ``metadata.source.turn`` is that turn."""
     m = ID_PATTERN.fullmatch(p.id)
+    if m is None:  # (parse_puzzle refuses such an id: a Puzzle built otherwise)
+        prob.append(f"id: {p.id!r} does not name the player count and the turn (p2-t67-...)")
+        return
     players, turn = int(m.group(1)), int(m.group(2))
     if (players, turn) != (st.game.num_players, st.turn):
         prob.append(f"id: {p.id!r} says {players} players at turn {turn}, the position is {st.game.num_players} "
@@ -248,7 +251,8 @@ def _check_metadata(p: Puzzle, st: State, line: list[Action] | None, prob: list[
             prob.append(f"metadata.decisions: {len(dec)} positions, the first solution line has {len(line)} moves")
     f = md.get("features")
     if f is not None:
-        derived = {"plays": p.target - st.score, "pace": st.pace, "greedy_gap": p.target - greedy_score}
+        derived: dict[str, int | None] = {"plays": p.target - st.score, "pace": st.pace,
+                                          "greedy_gap": p.target - greedy_score}
         if line is not None:
             derived["turns"] = len(line)
         if dec is not None:

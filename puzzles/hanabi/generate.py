@@ -121,6 +121,8 @@ def _read_deck_files(paths) -> list[dict]:
 def deck_source(cfg: Config, index: int, rows: list[dict] | None = None) -> DeckSource:
     """The game for deck ``index``: deterministic in ``cfg.seed`` and ``index``."""
     if cfg.decks:
+        if rows is None:
+            raise MalformedError("deck_source: cfg.decks needs the rows read from the deck files")
         row = rows[index % len(rows)]
         obj = row["obj"]
         where = f"{row['file']}: line {row['line']}"
@@ -181,13 +183,14 @@ def careful_walk(game: Game, spend: float, rng: random.Random, limits: Limits) -
     while not st.over:
         a = plan[0]
         if not a.is_clue and st.clues > 0 and rng.random() < spend:
-            clue = st.first_clue()
-            child = st.copy()
-            child.apply(clue)
-            rest = analysis.line_reaching(child, target, CAREFUL_NODES)
-            if rest is not None:
-                plan = [clue] + rest
-                a = clue
+            clue = st.first_clue()  # None: no legal clue here (e.g. one costs more tokens than there are)
+            if clue is not None:
+                child = st.copy()
+                child.apply(clue)
+                rest = analysis.line_reaching(child, target, CAREFUL_NODES)
+                if rest is not None:
+                    plan = [clue] + rest
+                    a = clue
         line.append(st.apply(a))
         plan.pop(0)
     return line
@@ -371,6 +374,8 @@ def puzzle_from_deck(index: int, cfg: Config | None = None, rows=None) -> tuple[
     candidate positions, and of each kind a puzzle whose crux is the first move if there
     is one (stopping once two answer kinds are found); otherwise the first puzzle."""
     cfg = cfg or _CFG
+    if cfg is None:
+        raise MalformedError("puzzle_from_deck: no configuration: pass cfg, or start the worker with _init")
     rows = rows if rows is not None else _ROWS
     stats: Counter = Counter()
     src = deck_source(cfg, index, rows)
