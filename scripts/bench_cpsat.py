@@ -144,7 +144,7 @@ def summary(rows: list[dict], title: str) -> str:
                             ("conflicts", "conflicts", "{:.0f}")):
         mean, med, mx, tot = col(key, fmt)
         lines.append(f"| {label} | {mean} | {med} | {mx} | {tot} |")
-    by_target = {}
+    by_target: dict[int, list[float]] = {}
     for r in rows:
         for p in r["phases"]:
             by_target.setdefault(p["target"], []).append(p["dtime"] or 0.0)

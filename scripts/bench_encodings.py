@@ -34,7 +34,7 @@ DEFAULT_FILE = ROOT.parent / "shared" / "decks" / "hard_2p.jsonl"
 
 
 def load(path: Path, offset: int, limit: int | None) -> list[dict]:
-    rows = []
+    rows: list[dict] = []
     with open(path) as fh:
         for i, line in enumerate(fh):
             if i < offset:
@@ -107,7 +107,7 @@ def main(argv=None) -> int:
     engines = ["sat", "cpsat"] if a.engine == "both" else [a.engine]
     items = load(a.file, a.offset, a.limit)
     load_before = os.getloadavg()
-    results = {e: [] for e in engines}
+    results: dict[str, list[dict]] = {e: [] for e in engines}
     contradictions = []
     for item in items:
         state = initial_state(item)

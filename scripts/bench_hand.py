@@ -52,6 +52,7 @@ def run_one(k: int, tasks: list[str]) -> dict:
         if task == "best":
             pos = endgame(d, k)
         t, c = time.perf_counter(), time.process_time()
+        info: object  # the task's answer, as JSON
         if task == "bounds":
             res = seat_bounds(d, k % 4)
             info = [res.most, res.fewest, list(res.exact) if res.exact is not None else None]

@@ -122,12 +122,13 @@ def main() -> None:
                       f"{base / c:.2f}x |")
     print()
     for engine in ("search", "relaxed"):
-        base = None
+        first: float | None = None  # the first kernel's CPU seconds
         for name in kernels:
-            n, c, w = totals[(engine, name)]
-            base = base or c
-            print(f"{engine:8} {name:9} {int(n):>9} nodes  {c:7.2f} CPU s  {w:7.2f} wall s  "
-                  f"{n / c:>9,.0f} nodes/CPU-s  {n / w:>9,.0f} nodes/wall-s  {base / c:5.2f}x")
+            t_nodes, t_cpu, t_wall = totals[(engine, name)]
+            first = first or t_cpu
+            print(f"{engine:8} {name:9} {int(t_nodes):>9} nodes  {t_cpu:7.2f} CPU s  {t_wall:7.2f} wall s  "
+                  f"{t_nodes / t_cpu:>9,.0f} nodes/CPU-s  {t_nodes / t_wall:>9,.0f} nodes/wall-s  "
+                  f"{first / t_cpu:5.2f}x")
 
 
 if __name__ == "__main__":

@@ -56,9 +56,9 @@ def cases(n_decks: int, n_positions: int, files: list[str], limit: int | None, s
         g = game_from_json({"deck": d["deck"]}, d["id"], players=p).game
         st = g.initial_state()
         if k % 2 == 0:  # along the optimal line
-            line = solve(st, timeout=10, engine="search").actions
-            cut = rng.randrange(len(line) + 1) if line else 0
-            for a in line[:cut]:
+            opt_line = solve(st, timeout=10, engine="search").actions
+            cut = rng.randrange(len(opt_line) + 1) if opt_line else 0
+            for a in opt_line[:cut]:
                 st.apply(a)
             yield f"{d['id']}@opt{cut}", st
         else:  # along a uniformly random legal line

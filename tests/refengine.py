@@ -122,10 +122,11 @@ import copy
 import itertools
 import random
 import sys
+from typing import Any
 
 # Tiny variants (variant dicts as above) small enough for brute_force_max to walk every
 # line; the encodings' tests draw their random positions from them.
-TINY_VARIANTS = [
+TINY_VARIANTS: list[dict[str, Any]] = [
     {"suits": 2, "ranks": [1, 1, 2], "handSize": 2, "clueTokens": 2},
     {"suits": 2, "ranks": [1, 2, 3], "handSize": 2, "clueTokens": 2},
     {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 1, "strikes": 2},

@@ -191,7 +191,9 @@ def relabelled(state: State, perm: list[int]) -> State:
     g2 = Game(g.rules, g.num_players, deck, names=g.names, starting_player=g.starting_player)
     s2 = g2.initial_state()
     for a in state.history:
-        s2.apply(s2.first_clue() if a.is_clue else a)
+        b = s2.first_clue() if a.is_clue else a
+        assert b is not None  # the game clued here, so the relabelled one has a legal clue
+        s2.apply(b)
     return s2
 
 

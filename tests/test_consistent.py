@@ -74,7 +74,7 @@ CUSTOM = [
 ]
 
 # per game, the weights of the move categories (uniform choice inside a category)
-STYLES = {
+STYLES: dict[str, dict[str, float]] = {
     "careful": {"good": 6, "discard": 3, "clue": 1, "misplay": 0.15, "deck": 4},
     "stalling": {"good": 3, "discard": 2, "clue": 5, "misplay": 0.3, "deck": 2},
     "wild": {"good": 1, "discard": 1, "clue": 1, "misplay": 1, "deck": 1},
@@ -303,7 +303,7 @@ def run_group(label: str, specs, games: int, seed: int, players_cycle=None, fres
     setup redraws), left out of the check that every flag was both on and off."""
     rng = random.Random(seed)
     events: Counter = Counter()
-    seen_flags = Counter()
+    seen_flags: Counter[tuple[str, bool | str]] = Counter()
     for i in range(games):
         spec = specs[i % len(specs)]
         players = None if players_cycle is None else players_cycle[i % len(players_cycle)]

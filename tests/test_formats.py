@@ -145,7 +145,7 @@ def test_action_json_and_terminator():
 
 
 # ---------------------------------------------------------------- compact notation
-@pytest.mark.parametrize("variant", sorted(BUILTIN) + CUSTOM, ids=str)
+@pytest.mark.parametrize("variant", [*sorted(BUILTIN), *CUSTOM], ids=str)
 def test_compact_notation_roundtrip(variant):
     v = parse_variant(variant)
     deck = full_deck(v)

@@ -12,6 +12,7 @@ import os
 import random
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,8 @@ SEED = os.environ.get("HAND_FUZZ_SEED", "2026")
 PUZZLE = REPO / "docs" / "hand-puzzles" / "hand-table-s2026-a8.json"  # 3 cards a hand: quick to check
 GAME = REPO / "tests" / "data" / "hand_review_game.json"
 CARDS = [r + s for s in "SHDC" for r in "AKQJT987"]
-ODD = [None, True, -1, 0, 1, 8, 9, 2 ** 70, 1.5, float("nan"), "", "x", "AS", "10H", "ZZ", [], {}, ["AS"] * 3,
-       "\udcff", "dealer 3:", "\n"]
+ODD: list[object] = [None, True, -1, 0, 1, 8, 9, 2 ** 70, 1.5, float("nan"), "", "x", "AS", "10H", "ZZ", [], {},
+                     ["AS"] * 3, "\udcff", "dealer 3:", "\n"]
 
 
 class _Entry:
@@ -45,7 +46,7 @@ class _Entry:
             sys.argv = saved
 
 
-def run(*args: str):
+def run(*args: str | Path):
     return CliRunner().invoke(_Entry(), [str(a) for a in args])  # type: ignore[arg-type]
 
 
@@ -105,7 +106,7 @@ def mutate_json(rng: random.Random, obj: Any) -> str:
         return json.dumps(d, allow_nan=True)
 
 
-def _fuzz_files(tmp_path: Path, base: Any, command: list[str], name: str, extra: list[str] = (),
+def _fuzz_files(tmp_path: Path, base: Any, command: list[str], name: str, extra: Sequence[str] = (),
                 n: int = N) -> dict[int, int]:
     rng = random.Random(f"{SEED}:{name}")
     codes: dict[int, int] = {}

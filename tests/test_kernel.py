@@ -22,6 +22,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,7 +109,7 @@ def search(k, cls_name: str, st, targets, memo_cap, nodes: int = NODES, order: i
     eng = cls(pos, None, nodes, memo_cap)
     if cls_name == "search":
         eng.order = order
-    runs = []
+    runs: list[tuple[int, bool | str, list[Any] | None]] = []  # (target, answer or "budget", line)
     for t in targets:  # from the top down to the first reachable target
         try:
             ok = eng.reach(t)
@@ -125,6 +126,7 @@ def search(k, cls_name: str, st, targets, memo_cap, nodes: int = NODES, order: i
 
 def walk(rng: random.Random, st, steps: int) -> None:
     """Random make/unmake on both kernels' Positions of ``st``, compared at every step."""
+    assert COMPILED is not None  # (its callers are @needs_compiled)
     p, c = PURE.position.Position(st), COMPILED.position.Position(st)
     made = 0
     for _ in range(steps):

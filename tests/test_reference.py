@@ -4,6 +4,8 @@ agree at every step on the legal actions, the clue contents, the state and the s
 ``push`` then ``pop`` must restore the engine's state exactly."""
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,7 +44,7 @@ def setups(draw, max_suits=3, max_rank=4, max_cards=4, max_players=4, max_hand=3
 
 def candidates(n_cards: int, n_players: int, n_colors: int) -> list[tuple]:
     """A superset of the legal actions, including many illegal ones."""
-    out = []
+    out: list[tuple] = []
     for o in range(-1, n_cards + 1):
         out += [("play", o), ("discard", o)]
     for t in range(-1, n_players + 1):
@@ -51,7 +53,7 @@ def candidates(n_cards: int, n_players: int, n_colors: int) -> list[tuple]:
     return out
 
 
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS: dict[str, Any] = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @settings(max_examples=150, **SETTINGS)

@@ -55,6 +55,7 @@ SPECIAL_RANK_FLAGS = ("all_clue_colors", "all_clue_ranks", "no_clue_colors", "no
 
 def mechanics(v: so.Variant) -> set[str]:
     """Names of what is out of the ordinary in variant ``v`` (the sample must cover each)."""
+    assert SITE is not None  # (the tests that get here are skipped without the site's data)
     tags = set()
     for s in v.suits:
         for f in SUIT_FLAGS:
@@ -98,6 +99,7 @@ IMPLEMENTED = {"inverted", "throwItInAHole", "clueStarved", "alternatingClues", 
 
 def unimplemented(name) -> set[str]:
     """The variant's special rules the engine does not implement (it must refuse these)."""
+    assert SITE is not None  # (the tests that get here are skipped without the site's data)
     return so.special_rules(SITE, name) - IMPLEMENTED
 
 
@@ -148,7 +150,7 @@ def choose_sample(site: so.Site) -> list[str]:
     return sample
 
 
-SAMPLE = choose_sample(SITE) if HAVE_DATA else []
+SAMPLE = choose_sample(SITE) if SITE is not None else []  # (SITE: loaded when HAVE_DATA)
 SAMPLE_OK = [n for n in SAMPLE if not unimplemented(n)]
 SAMPLE_REFUSED = [n for n in SAMPLE if unimplemented(n)]  # (empty: the engine plays every rule)
 
@@ -156,6 +158,7 @@ SAMPLE_REFUSED = [n for n in SAMPLE if unimplemented(n)]  # (empty: the engine p
 
 
 def coverage(names) -> Counter:
+    assert SITE is not None  # (the tests that get here are skipped without the site's data)
     c: Counter = Counter()
     for n in names:
         c.update(mechanics(SITE.variants[n]))
@@ -380,6 +383,7 @@ def eng():
 
 def differences(eng, name: str, v, *, full: bool = True, limit: int = 8) -> list[str]:
     """How the engine's variant ``v`` differs from the oracle's ``name`` (first ``limit``)."""
+    assert SITE is not None  # (the tests that get here are skipped without the site's data)
     o = SITE.variants[name]
     out: list[str] = []
 
@@ -459,6 +463,7 @@ def reference_game(name: str, players: int, cards, start: int = 0):
     the oracle alone: its deck, clue values, touch rule, empty-clue exception, suits'
     tops, inverted suits and its rules of its own (Clue Starved, Throw It in a Hole,
     Alternating Clues); ``cards``: the deal to check, (suit, rank) in deck order."""
+    assert SITE is not None  # (the tests that get here are skipped without the site's data)
     from refengine import RefGame
 
     o = SITE.variants[name]

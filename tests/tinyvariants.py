@@ -23,6 +23,7 @@ their flags."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from solver.hanabi.rules import Card, Game, Rules, Suit, Variant, custom_variant
 from solver.hanabi.rules.variant import START_RANK, TouchRules
@@ -36,7 +37,7 @@ _FLAGS = {"clueStarved": "clue_starved", "throwItInAHole": "throw_it_in_a_hole",
           "alternatingClues": "alternating_clues"}
 
 
-def site_like_variant(spec: dict) -> Variant:
+def site_like_variant(spec: dict[str, Any]) -> Variant:
     """The engine's variant for a reference variant dict (the keys above)."""
     extra = ("null", "inverted", "colorless", "rankless", "reversed", "upOrDown", "sudoku", *_FLAGS)
     start = [START_RANK] if spec.get("upOrDown") else []  # (Up or Down: a START card a suit, added below)
@@ -60,10 +61,11 @@ def site_like_variant(spec: dict) -> Variant:
     words = [w for w, on in (("a null suit", nulls), ("an inverted suit", inverted), ("a colorless suit", colorless),
                              ("a rankless suit", rankless), ("a reversed suit", reversed_)) if on]
     words += [k for k in _FLAGS if spec.get(k)]
+    flags: dict[str, Any] = {field: bool(spec.get(k)) for k, field in _FLAGS.items()}  # Variant's bool fields
     return Variant(f"{base.name} with {' and '.join(words)}", suits, colors, clue_ranks=base.clue_ranks,
                    clue_tokens=base.clue_tokens, strikes=base.strikes, hand_sizes=base.hand_sizes, touch=touch,
                    up_or_down=bool(spec.get("upOrDown")), sudoku=bool(spec.get("sudoku")),
-                   **{field: bool(spec.get(k)) for k, field in _FLAGS.items()})
+                   **flags)
 
 
 def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8, fit: bool = False):
@@ -86,7 +88,7 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8, f
     size = suits * len(ranks)
     players = rng.randint(2, min(3, size))
     hand = rng.randint(1, min(2, size // players))
-    spec = {"suits": suits, "ranks": ranks, "handSize": hand, "clueTokens": rng.randint(0, 3),
+    spec: dict[str, Any] = {"suits": suits, "ranks": ranks, "handSize": hand, "clueTokens": rng.randint(0, 3),
             "strikes": rng.randint(1, 3)}
     if mechanic == "null":
         spec["null"] = [suits - 1]
@@ -128,7 +130,7 @@ def random_tiny_game(rng: random.Random, mechanic: str, *, max_cards: int = 8, f
     suits = spec["suits"]
     deck = composition(spec)
     rng.shuffle(deck)
-    opts = {"deck_plays": rng.random() < 0.4 and mechanic != "inverted", "stacks": rng.random() < 0.3,
+    opts: dict[str, Any] = {"deck_plays": rng.random() < 0.4 and mechanic != "inverted", "stacks": rng.random() < 0.3,
             "to_the_end": rng.random() < 0.3, "start": rng.randrange(players)}
     v = site_like_variant(spec)
     rules = Rules(v, deck_plays=opts["deck_plays"], strikeout_score="stacks" if opts["stacks"] else "zero",

@@ -61,7 +61,7 @@ class Progress:
         self.every = every
         self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
         self.t0 = time.monotonic()
-        self.last = None  # when the line was last drawn
+        self.last: float | None = None  # when the line was last drawn
         self.found = 0
 
     def update(self, stats, found: int) -> None:

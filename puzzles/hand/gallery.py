@@ -231,7 +231,10 @@ def from_files(out: Path) -> tuple[list[HandPuzzle], int]:
     ps = sorted((load_puzzle(f) for f in out.glob("*.json")), key=lambda pz: (pz.seed, pz.attempt))
     if not ps:
         raise ValueError(f"{out}: no puzzle files")
-    return ps, ps[0].seed
+    seed = ps[0].seed
+    if seed is None:  # a gallery is the generator's: its command line needs the seed
+        raise ValueError(f"{out}: the first puzzle was made by hand (it has no seed)")
+    return ps, seed
 
 
 __all__ = ["COMMAND", "DEFAULT_SEED", "PLAN", "choose", "entry", "from_files", "index_text", "line_by_trick", "pick",

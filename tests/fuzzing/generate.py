@@ -308,6 +308,7 @@ class Generator:
     def _solve(self) -> Case:
         rng = self.rng
         big = rng.random() < 0.04
+        data: bytes | None
         if big:  # a huge --timeout on an unchanged position near the end (cheap to solve exactly)
             g = synthetic_game(rng) if rng.random() < 0.6 else None
             g = g or copy.deepcopy(rng.choice(self.seeds.real))

@@ -95,9 +95,9 @@ def mutate_obj(rng: random.Random, root: Any, kinds: list[str] | None = None) ->
     if op == "int":
         n = _pick(rng, root, lambda c, k, v: type(v) is int)
         if n:
-            d = rng.choice([-2, -1, 1, 2, 3, 10, 60, -60, 10**30, -(10**30), 2**31, 2**63])
-            n[0][n[1]] = n[2] + d
-            return root, f"[{n[1]!r}] {n[2]} -> {n[2] + d}"
+            delta = rng.choice([-2, -1, 1, 2, 3, 10, 60, -60, 10**30, -(10**30), 2**31, 2**63])
+            n[0][n[1]] = n[2] + delta
+            return root, f"[{n[1]!r}] {n[2]} -> {n[2] + delta}"
     if op == "string":
         n = _pick(rng, root, lambda c, k, v: isinstance(v, str))
         if n:

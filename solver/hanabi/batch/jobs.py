@@ -294,7 +294,11 @@ def make_jobs(inputs, players: int | None = None, rules: Rules | None = None,
     repeats = 0
     for i, part in enumerate(parts):
         if isinstance(part, list):
-            kept = [j for j in part if j["key"] not in seen and not seen.add(j["key"])]
+            kept = []
+            for j in part:
+                if j["key"] not in seen:
+                    seen.add(j["key"])
+                    kept.append(j)
             repeats += len(part) - len(kept)
             parts[i] = kept
     jobs = Jobs(parts)

@@ -168,7 +168,7 @@ def plot(summary: dict, folder: str) -> list[str]:
     import matplotlib.pyplot as plt
 
     os.makedirs(folder, exist_ok=True)
-    written = []
+    written: list[str] = []
     groups = summary["groups"]
     if not groups:
         return written
@@ -202,13 +202,13 @@ def plot(summary: dict, folder: str) -> list[str]:
     shares = [100 * (g["winnable_share"] or 0) for g in groups]
     errs = [[max(0.0, 100 * ((g["winnable_share"] or 0) - g["winnable_share_95"][0])) for g in groups],
             [max(0.0, 100 * (g["winnable_share_95"][1] - (g["winnable_share"] or 0))) for g in groups]]
-    ys = range(len(groups))
-    ax.barh(ys, shares, xerr=errs, color="#228833", capsize=3)
-    ax.set_yticks(ys, labels, fontsize=8)
+    bar_ys = range(len(groups))
+    ax.barh(bar_ys, shares, xerr=errs, color="#228833", capsize=3)
+    ax.set_yticks(bar_ys, labels, fontsize=8)
     ax.invert_yaxis()
     low = max(0.0, 5 * int((min(shares) - 3) // 5)) if shares else 0.0
     ax.set_xlim(low, 100.5)
-    for y, v, g in zip(ys, shares, groups):
+    for y, v, g in zip(bar_ys, shares, groups):
         text = f"{v:.2f}%" if g["winnable_share"] is not None else "no decided decks"
         ax.text(low + 0.01 * (100.5 - low), y, text, va="center", fontsize=7, color="white", fontweight="bold")
     ax.set_xlabel(f"winnable decks (%, axis from {low:g}%)")

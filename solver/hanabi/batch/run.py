@@ -154,7 +154,7 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
     workers = workers or default_workers()
     pending = pending_jobs(jobs, store, **flags)
     if not n:
-        results: Iterable = iter(())
+        results: Iterator = iter(())
     elif dask is not None:
         results = dask_results(pending, n, _solve_chunk, timeout, workers, dask)
     elif workers == 1 or n <= 1:

@@ -496,14 +496,16 @@ def solve_encoding(state: State, engine: str, deadline) -> Solution:
     if engine == "sat":
         from .sat import sat_max
 
-        res = sat_max(state, timeout=left)
-        line, upper = (list(res.actions) if res.max_score >= 0 else []), res.upper_bound
+        sat = sat_max(state, timeout=left)
+        line, upper = (list(sat.actions) if sat.max_score >= 0 else []), sat.upper_bound
+        encoding = sat.stats
     else:
         from .cpsat import cpsat_max
 
-        res = cpsat_max(state, timeout=left)
-        line, upper = list(res.actions), res.upper_bound
-    stats = {"time": round(time.monotonic() - t1, 4), "engine": engine, "encoding": res.stats}
+        cpsat = cpsat_max(state, timeout=left)
+        line, upper = list(cpsat.actions), cpsat.upper_bound
+        encoding = cpsat.stats
+    stats = {"time": round(time.monotonic() - t1, 4), "engine": engine, "encoding": encoding}
     if not line:
         line, best = fallback_line(state)
     else:

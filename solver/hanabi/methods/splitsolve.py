@@ -78,7 +78,8 @@ def solve_split(state: State, *, timeout: float | None, node_limit: int | None, 
                 best_line, best, best_fixing = line, score, f
         settled[f] = _settled(sol, ub, best)
     upper = max(max(u for u, _, _ in settled.values()), best)
-    stats = {"fixings": len(cands), "fixings_solved": solved, "time": round(time.monotonic() - t0, 4)}
+    stats: dict[str, object] = {"fixings": len(cands), "fixings_solved": solved,
+                                "time": round(time.monotonic() - t0, 4)}
     if best_fixing is not None:
         stats["fixing"] = split.fixing_text(g, best_fixing)
     exact, proof = _proof(state, settled, best, upper)

@@ -13,6 +13,7 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from solver.common.stats import wilson
 
@@ -22,21 +23,21 @@ from .store import DealRow, SeatRow
 PLACES = ("leader", "second", "third", "fourth")  # seat places counted from the leader
 
 
-def _share(k: int, n: int) -> dict:
+def _share(k: int, n: int) -> dict[str, Any]:
     lo, hi = wilson(k, n)
     return {"count": k, "of": n, "share": k / n if n else None, "ci95": [lo, hi]}
 
 
-def _mean(xs: list) -> float | None:
+def _mean(xs: list[float]) -> float | None:
     return statistics.fmean(xs) if xs else None
 
 
-def _decided(seats: list[SeatRow], field: str) -> list:
+def _decided(seats: list[SeatRow], field: str) -> list[Any]:
     """The values of ``field`` over ``seats``, those the budget decided."""
     return [v for v in (getattr(x, field) for x in seats) if v is not None]
 
 
-def _exact_share(seats: list[SeatRow]) -> dict:
+def _exact_share(seats: list[SeatRow]) -> dict[str, Any]:
     """How often the seats (where decided) can force some trick count exactly."""
     exact = _decided(seats, "exact")
     return _share(sum(bool(e) for e in exact), len(exact))
@@ -49,7 +50,7 @@ def _pct(p: float, xs: list[float]) -> float | None:
     return ys[min(len(ys) - 1, max(0, math.ceil(p * len(ys)) - 1))]
 
 
-def summarise(rows: Iterable[DealRow], path: str = "") -> dict:
+def summarise(rows: Iterable[DealRow], path: str = "") -> dict[str, Any]:
     """The summary of the deals ``rows`` (one pass, then counts)."""
     n = 0
     place_rows: list[list[SeatRow]] = [[] for _ in PLACES]  # per place: every deal's SeatRow there
@@ -136,14 +137,14 @@ def _f(x: float | None, digits: int = 2) -> str:
     return "?" if x is None else f"{x:.{digits}f}"
 
 
-def _p(share: dict) -> str:
+def _p(share: dict[str, Any]) -> str:
     if share["share"] is None:
         return "? (none decided)"
     lo, hi = share["ci95"]
     return f"{100 * share['share']:.1f}% ({share['count']:,} of {share['of']:,}; 95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
 
 
-def format_text(s: dict) -> str:
+def format_text(s: dict[str, Any]) -> str:
     out = [f"{s['store']}: {s['deals']:,} deals ({s['complete']:,} fully decided)"]
     if not s["deals"]:
         return out[0]
@@ -182,7 +183,7 @@ def format_text(s: dict) -> str:
     return "\n".join(out)
 
 
-def format_markdown(s: dict) -> str:
+def format_markdown(s: dict[str, Any]) -> str:
     """The README table: one row per seat place, and the table-wide shares below."""
     lines = ["| seat (from the leader) | deals decided | mean best bid | mean guaranteed score | mean most tricks "
              "| can force some count exactly |", "|---|---|---|---|---|---|"]
@@ -200,14 +201,14 @@ def format_markdown(s: dict) -> str:
     return "\n".join(lines)
 
 
-def _pc(share: dict) -> str:
+def _pc(share: dict[str, Any]) -> str:
     if share["share"] is None:
         return "?"
     lo, hi = share["ci95"]
     return f"{100 * share['share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
-def plot(s: dict, folder: str) -> list[str]:
+def plot(s: dict[str, Any], folder: str) -> list[str]:
     """PNG charts into ``folder``: best bids and guaranteed scores by seat place, the sum
     of the best bids, and the reachable-vector counts."""
     import os
@@ -216,12 +217,13 @@ def plot(s: dict, folder: str) -> list[str]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     os.makedirs(folder, exist_ok=True)
     written: list[str] = []
     colors = ("#4477aa", "#66ccee", "#228833", "#ccbb44")
 
-    def save(fig, name: str) -> None:
+    def save(fig: Figure, name: str) -> None:
         fig.tight_layout()
         p = os.path.join(folder, name)
         fig.savefig(p, dpi=110)

@@ -78,7 +78,7 @@ def run_deals(start: int, count: int, store: HandStore, *, workers: int | None =
     workers = workers or default_workers()
     pending = pending_seeds(start, count, store)
     if not n:
-        results: Iterator = iter(())
+        results: Iterator[tuple[str, DealRow | str]] = iter(())
     elif dask is not None:
         results = dask_results(pending, n, _analyse_chunk, budget, workers, dask)
     elif workers == 1 or n <= 1:
@@ -90,10 +90,11 @@ def run_deals(start: int, count: int, store: HandStore, *, workers: int | None =
         for status, value in results:
             if status != "ok":
                 raise JobError(value)  # pragma: no cover
-            if store.add(cast(DealRow, value)):
+            row = cast(DealRow, value)  # status "ok": a row
+            if store.add(row):
                 analysed += 1
             if progress:
-                progress(value)
+                progress(row)
     return HandBatchResult(count, count - analysed, analysed)
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from solver.common.sqlite import SqliteFile
 from solver.errors import StoreError
@@ -98,7 +100,7 @@ class DealRow:
     def complete(self) -> bool:
         return self.reach is not None and all(s.complete for s in self.seats)
 
-    def values(self) -> tuple:
+    def values(self) -> tuple[object, ...]:
         out: list[object] = [self.seed, self.deal, self.dealer]
         for s in self.seats:
             out += [s.most, s.fewest, _ints_text(s.exact), _ints_text(s.scores), s.best_bid, s.best_score]
@@ -126,8 +128,8 @@ class HandStore(SqliteFile):
 
     WHAT = "Hand deal store"
 
-    def __init__(self, path, budget: dict[str, int] | None = None, *, create: bool = True, readonly: bool = False,
-                 busy_timeout: float | None = None):
+    def __init__(self, path: str | os.PathLike[str], budget: dict[str, int] | None = None, *, create: bool = True,
+                 readonly: bool = False, busy_timeout: float | None = None):
         self._connect(path, create=create, readonly=readonly,
                       busy_timeout=BUSY_TIMEOUT if busy_timeout is None else busy_timeout)
         try:
@@ -238,7 +240,7 @@ class HandStore(SqliteFile):
                 for r in batch:
                     yield self.checked(r)
 
-    def checked(self, r: tuple) -> DealRow:
+    def checked(self, r: tuple[Any, ...]) -> DealRow:
         """A row of values in :data:`FIELDS` order as a :class:`DealRow`, checked."""
         d = dict(zip(FIELDS, r))
         col = ""
