@@ -175,3 +175,49 @@ def as_command(st, a: Action) -> tuple:
 def as_action(t: tuple) -> Action:
     """A reference-engine action tuple as an engine Action."""
     return Action(REF_KIND_BACK[t[0]], *t[1:])
+
+
+# The tests the edit-test loop leaves out (scripts/test.sh --fast runs ``-m "not slow"``):
+# whole modules and single tests of a few seconds each, by name (parametrised cases
+# included). CI runs them all.
+SLOW_MODULES = {
+    "test_fuzz.py",  # every command against a thousand malformed inputs
+}
+SLOW_TESTS = {
+    "test_the_readme_block_is_what_its_published_rows_say",  # imports 100,000 deals
+    "test_the_doc_block_is_what_its_published_rows_say",
+    "test_a_timeout_buys_a_fixed_number_of_rounds",
+    "test_three_card_positions", "test_four_card_positions", "test_lose_one_bound_never_contradicts_the_oracle",
+    "test_killed_run_loses_nothing", "test_killed_run_loses_nothing_and_duplicates_nothing",
+    "test_generator_is_deterministic", "test_generate_from_deck_file_and_seeds", "test_difficulty_filter",
+    "test_split_solve_matches_brute_force",
+    "test_dask_gives_the_same_rows", "test_dask_local_cluster_and_scheduler_address",
+    "test_rerun_skips_and_workers_change_nothing",
+    "test_every_supported_variant_deals_a_seed_and_plays_a_random_game",
+    "test_sigterm_to_analyse_stops_the_workers_quietly_and_keeps_the_rows",
+    "test_several_runs_create_one_new_store_at_once",
+    "test_two_writers_of_the_same_jobs_count_only_their_real_inserts",
+    "test_deck_below_perfect_unsat_at_25_sat_at_maximum", "test_the_portfolio_spends_sat_conflicts_not_seconds",
+    "test_perfect_lines_of_hard_winnable_decks_are_solutions", "test_hard_2p_decks",
+    "test_a_generated_puzzle_is_valid_and_its_answer_correct", "test_generated_puzzles_pass_check",
+    "test_bounds_hold_throughout_the_game_trees", "test_a_solve_makes_the_same_attempts_twice",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in SLOW_MODULES or item.originalname in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A recording run (``BRUTE_FORCE_RECORD=FILE``, scripts/regen_brute_force.py): the
+    brute force's answers this run computed, into FILE (merged with what it holds)."""
+    target = os.environ.get("BRUTE_FORCE_RECORD")
+    if target:
+        import known_max
+
+        path = Path(target)
+        have = json.loads(path.read_text()) if path.exists() else {}
+        have.update(known_max.recorded)
+        path.write_text(json.dumps(have, sort_keys=True, indent=0) + "\n")

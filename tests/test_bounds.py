@@ -27,6 +27,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -50,7 +51,8 @@ from solver.hanabi.search import kernel
 from solver.hanabi.search.kernel import Position, RelaxedSearch, Search, named_bound, quick_bound
 
 from conftest import HARD_SAMPLE, NV_SAMPLE, SHARED, as_action, as_tuple, read_rows
-from refengine import TINY_VARIANTS, RefGame, brute_force_max, composition, distinct_moves
+from known_max import brute_force_max
+from refengine import TINY_VARIANTS, RefGame, composition, distinct_moves
 
 _late_plays = kernel.bounds._late_plays  # (the kernel in use: pure or compiled)
 KINDS = ("perfect", "discards", "pace", "late_cards", "capacity", "final_round")
@@ -493,7 +495,7 @@ def _case(label, variant, players, deck, options=None, prefix=()):
     return case
 
 
-_A = dict(play=lambda o: Action(PLAY, o), discard=lambda o: Action(DISCARD, o),
+_A: dict[str, Callable[..., Action]] = dict(play=lambda o: Action(PLAY, o), discard=lambda o: Action(DISCARD, o),
           rank=lambda t, r: Action(RANK_CLUE, t, r))
 
 KNOWN = [

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
@@ -51,14 +52,15 @@ from solver.hanabi.rules import (
 )
 
 from conftest import HARD_SAMPLE, as_tuple, has_choice, read_rows
+from known_max import brute_force_max
 from refengine import TINY_VARIANTS as TINY
-from refengine import RefGame, brute_force_max, composition
+from refengine import RefGame, composition
 
 
 def start_both(rng: random.Random, variant: dict, players: int, deck: list) -> tuple:
     """Every rule option drawn at random from ``rng``, and the game of ``deck`` started
     under them twice: the engine's initial state and the reference game's."""
-    opts = {
+    opts: dict[str, Any] = {  # RefGame's keywords (four flags and the starting player)
         "empty_clues": rng.random() < 0.3,
         "keep_stacks_on_strikeout": rng.random() < 0.3,
         "deck_plays": rng.random() < 0.4,

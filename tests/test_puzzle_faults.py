@@ -140,7 +140,8 @@ BAD_FIELDS = [
 ]
 
 
-@pytest.mark.parametrize("field,value,message", BAD_FIELDS, ids=[f"{f}={v!r}"[:60] for f, v, _ in BAD_FIELDS])
+@pytest.mark.parametrize("field,value,message", BAD_FIELDS,
+                         ids=[f"{f}={'<deleted>' if v is DELETE else repr(v)}"[:60] for f, v, _ in BAD_FIELDS])
 def test_check_rejects_a_bad_field_in_one_line(tmp_path, field, value, message):
     f = write(tmp_path, edited(_set(field, value)))
     assert_clean_error(run_cli("puzzle", "check", f), "p.json: ", message)

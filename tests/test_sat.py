@@ -21,8 +21,9 @@ from solver.hanabi.methods.sat import solve as sat_solve
 from solver.hanabi.rules import PLAY, Card, Game, Rules, custom_variant, variant_by_name
 
 from conftest import HARD_SAMPLE, NV_SAMPLE, as_tuple
+from known_max import brute_force_max
 from refengine import TINY_VARIANTS as TINY
-from refengine import RefGame, brute_force_max
+from refengine import RefGame
 
 DECKS = {"nv_winnable.jsonl": NV_SAMPLE, "hard_2p.jsonl": HARD_SAMPLE}  # copies in tests/data/decks
 

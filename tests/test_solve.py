@@ -60,7 +60,8 @@ from conftest import (
     shared_file,
     shared_params,
 )
-from refengine import RefGame, brute_force_max, composition
+from known_max import brute_force_max
+from refengine import RefGame, composition
 
 DECKS = SHARED / "decks"
 
@@ -154,7 +155,7 @@ def random_prefix(rng: random.Random, state, *, stop_deck_left: int | None = Non
     after ``max_moves``, or once at most ``stop_deck_left`` cards remain in the deck (and
     then keeps going a little at random)."""
     g = state.game
-    out = []
+    out: list[Action] = []
     while not state.over:
         if max_moves is not None and len(out) >= max_moves:
             break
@@ -573,7 +574,8 @@ def _deck_rows(path, per_players: int) -> list[dict]:
     there)."""
     if not path.exists():
         return []
-    rows, seen = [], {}
+    rows: list[dict] = []
+    seen: dict[int, int] = {}  # decks taken per player count
     for r in read_rows(path):
         n = r["players"]
         if seen.get(n, 0) < per_players:

@@ -29,7 +29,8 @@ from solver.hanabi.rules import COLOR_CLUE, DISCARD, RANK_CLUE, MalformedError
 from solver.hanabi.search.kernel import Position, Search
 
 from conftest import as_command
-from refengine import RefGame, brute_force_max
+from known_max import brute_force_max
+from refengine import RefGame
 from tinyvariants import MECHANICS, SOLVED, random_tiny_game
 
 SPLIT = ("updown", "sudoku")
