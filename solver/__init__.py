@@ -63,7 +63,16 @@ from .hanabi.rules import (
     replay,
 )
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml holds the one number)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hanabi-solver")
+    except PackageNotFoundError:  # (run from a source tree that was never installed)
+        return "unknown"
+
 
 __all__ = [
     # rules engine
@@ -86,7 +95,10 @@ _LAZY = {"solution_graph": "solution_graph", "write_graph": "write_graph"}
 
 def __getattr__(name: str):
     """``solver.solution_graph`` and ``solver.write_graph`` import :mod:`solver.hanabi.analysis.graph`
-    (and networkx) only when first asked for."""
+    (and networkx) only when first asked for; ``solver.__version__`` reads the installed
+    distribution's metadata then too (it costs milliseconds an import need not pay)."""
+    if name == "__version__":
+        return _version()
     if name in _LAZY:
         from .hanabi.analysis import graph
 
