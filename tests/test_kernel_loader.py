@@ -139,3 +139,19 @@ def test_the_hanabi_kernel_reads_its_variable_through_the_one_rule():
     fronts = [REPO / Path(*spec.front.split(".")).with_suffix(".py") for spec in KERNELS]
     for path in fronts:
         assert "os.environ" not in path.read_text(), f"{path} reads the environment itself"
+
+
+@pytest.mark.parametrize("spec", KERNELS, ids=IDS)
+def test_load_called_first_in_a_fresh_interpreter(spec):
+    """``loader.load`` asked for the compiled kernel before its game's package is imported
+    (as scripts/test.sh does to print the kernels) gets it: the compiled modules import
+    that package, whose front loads the kernel too, and that nested load must not find
+    them half imported."""
+    compiled_or_skip(spec)
+    code = (f"from solver.kernel import loader, stamp; k = loader.load(stamp.{spec.name.upper()}, 'compiled'); "
+            "print(k.implementation)")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_KERNEL")}
+    env[spec.variable] = "compiled"  # (the front's own load, nested, asks for compiled too)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "compiled"

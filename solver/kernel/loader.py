@@ -82,6 +82,10 @@ def compiled_kernel(spec: Spec, hashes: dict[str, str] | None = None) -> tuple[K
             found = False
         if not found:
             return None, NOT_BUILT.format(f"no {package}")
+        # the compiled modules import their game's package, whose front loads the kernel at
+        # import: that package first, so a caller of load() other than the front does not
+        # find the compiled modules half imported (a no-op when the front is the caller)
+        importlib.import_module(spec.pure_package)
         mods = []
         for name in spec.modules:
             full = f"{package}.{name}"
