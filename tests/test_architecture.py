@@ -159,6 +159,8 @@ def test_no_private_name_across_packages():
 
 # what each part may import from the project, besides itself (module level and inside functions)
 BOTTOM = ("solver.errors",)
+# the one writer of output files (it imports only the errors): what writes a file takes it
+WRITER = "solver.common.outputs"
 ALLOWED: dict[str, tuple[str, ...]] = {
     "solver.errors": (),
     "solver.kernel": BOTTOM,
@@ -172,8 +174,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "solver.hanabi.chances": (*BOTTOM, "solver.kernel", "solver.hanabi.rules"),
     # the encodings are witnesses independent of the search: the rules engine only (and
     # the greedy strategy, built on it alone); portfolio and split solve take everything
-    "solver.hanabi.methods": (*BOTTOM, "solver.kernel", "solver.hanabi.rules", "solver.hanabi.search"),
-    "solver.hanabi.analysis": (*BOTTOM, "solver.hanabi.rules", "solver.hanabi.search", "solver.hanabi.methods",
+    "solver.hanabi.methods": (*BOTTOM, WRITER, "solver.kernel", "solver.hanabi.rules", "solver.hanabi.search"),
+    "solver.hanabi.analysis": (*BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.search", "solver.hanabi.methods",
                                "solver.hanabi.chances"),
     "solver.hand.analysis": ("solver.hand.rules", "solver.hand.search"),
     "solver.hanabi.batch": (*BOTTOM, "solver.common", "solver.hanabi.rules", "solver.hanabi.methods"),
@@ -183,11 +185,11 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "solver.hand": ("solver.hand.rules", "solver.hand.search", "solver.hand.analysis"),
     "solver": (*BOTTOM, "solver.hanabi.rules", "solver.hanabi.methods", "solver.hanabi.analysis"),
     # the puzzles: each game's public API only
-    "puzzles.hanabi": ("solver", *BOTTOM, "solver.hanabi.rules", "solver.hanabi.analysis", "solver.hanabi.chances"),
-    "puzzles.hand": ("solver.hand", "solver.hand.rules"),
+    "puzzles.hanabi": ("solver", *BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.analysis", "solver.hanabi.chances"),
+    "puzzles.hand": ("solver.hand", "solver.hand.rules", WRITER),
     "puzzles": (),
 }
-SAT_CPSAT_ALLOWED = (*BOTTOM, "solver.hanabi.rules", "solver.hanabi.methods.strategy", "solver.hanabi.methods.sat",
+SAT_CPSAT_ALLOWED = (*BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.methods.strategy", "solver.hanabi.methods.sat",
                      "solver.hanabi.methods.cpsat")
 
 
@@ -213,6 +215,10 @@ def test_imports_run_one_way(part):
 
 def test_the_shared_json_reader_imports_nothing():
     assert not imports("solver.common.jsontext", everywhere=True)
+
+
+def test_the_one_writer_imports_only_the_errors():
+    assert {target for target, _, _ in imports(WRITER, everywhere=True)} <= {"solver.errors"}
 
 
 def test_every_module_has_a_part_with_rules():

@@ -122,7 +122,7 @@ def test_render_bad_input_is_one_line(tmp_path, puzzles):
     assert_clean_error(run_hand("puzzle", "render", good, "--out", tmp_path / "afile" / "x.svg"), "is not a folder")
     assert_clean_error(run_hand("puzzle", "render", good, "--out", tmp_path / "nodir" / "x.png"), "does not exist")
     (tmp_path / "d.svg").mkdir()
-    assert_clean_error(run_hand("puzzle", "render", good, "--out", tmp_path / "d.svg"), "it is a folder")
+    assert_clean_error(run_hand("puzzle", "render", good, "--out", tmp_path / "d.svg"), "is a folder")
     assert not list(tmp_path.glob("x.*"))  # nothing written
 
 

@@ -27,6 +27,7 @@ from puzzles.hanabi.analysis import (
 )
 from puzzles.hanabi.format import load_puzzle, write_puzzle
 from solver import MAX_TIMEOUT
+from solver.common.outputs import STDOUT, write_output
 from solver.hanabi.rules import MalformedError
 
 
@@ -304,11 +305,8 @@ def export(puzzle_file, out, with_solution):
         raise MalformedError(f"{puzzle_file}: export: {e}") from None
     text = json.dumps(obj, indent=1) + "\n"
     if out:
-        try:
-            Path(out).write_text(text)
-        except OSError as e:
-            raise MalformedError(f"{out}: cannot write: {e.strerror or e}") from None
-        click.echo(f"wrote {out}")
+        write_output(out, text, "--out")
+        click.echo(f"wrote {out}", err=out == STDOUT)
         link = _links(p, st)["solution" if with_solution else "position"]
         if link:
             click.echo(f"On hanab.live: {link}")
@@ -412,10 +410,7 @@ def chance_generate(count, seed, players, difficulty, out_dir, pictures, gallery
         cmd = f"hanabi puzzle chances generate --count {count} --seed {seed}" + \
             (f" --players {players}" if players else "") + (f" --difficulty {difficulty}" if difficulty else "") + \
             f" --out {out_dir}" + (f" --pictures {pictures}" if pictures else "") + " --gallery"
-        try:
-            (out / "README.md").write_text(gallery_text(ps, pictures, cmd))
-        except OSError as e:
-            raise MalformedError(f"{out / 'README.md'}: cannot write: {e.strerror or e}") from None
+        write_output(str(out / "README.md"), gallery_text(ps, pictures, cmd), "")
     click.echo(f"{len(ps)} chance puzzles in {out}")
 
 

@@ -118,17 +118,17 @@ def export_cmd(db_path: str, out_path: str, start: int | None, stop: int | None)
     """Write the deals a store holds (or those of seeds FROM..TO) to a portable file that
     `hand import` reads: to carry a run to another machine, or to publish the rows behind
     a table. The store is opened read-only."""
+    from solver.common.outputs import STDOUT, check_output_path
     from solver.hand.batch import HandStore, export_rows
 
     if start is not None and stop is not None and stop < start:
         raise MalformedError(f"--from {start} --to {stop}: an empty range")
-    if not out_path:
-        raise MalformedError("--out: empty file name")
+    check_output_path(out_path, "--out")
     if os.path.exists(out_path) and os.path.exists(db_path) and os.path.samefile(out_path, db_path):
         raise MalformedError(f"--out {out_path}: that is the store itself; name another file")
     with HandStore(db_path, None, create=False, readonly=True) as store:
         n = export_rows(store.rows(start, None if stop is None else stop + 1), store.budget, out_path)
-    click.echo(f"{out_path}: {n} deals written")
+    click.echo(f"{out_path}: {n} deals written", err=out_path == STDOUT)  # (not into the rows on stdout)
 
 
 @click.command("import")

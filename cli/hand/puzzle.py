@@ -16,6 +16,7 @@ import click
 from cli.common import one_line
 from puzzles.hand import KINDS, HandPuzzle, check_puzzle, generate, judge_answer, load_puzzle
 from puzzles.hand.format import DIFFICULTIES
+from solver.common.outputs import write_output
 from solver.hand.rules import MalformedError, card_str, parse_card_list
 
 from .common import HandGroup
@@ -46,10 +47,7 @@ def generate_cmd(count: int, out_dir: str, seed: int, difficulty: str | None, ki
     made = 0
     for pz in generate(count, seed, difficulty, kind, jobs=jobs):
         path = out / f"{pz.id}.json"
-        try:
-            path.write_text(pz.dumps(), encoding="utf-8")
-        except OSError as e:
-            raise MalformedError(f"{path}: cannot write: {e.strerror or e}") from None
+        write_output(str(path), pz.dumps(), "")
         made += 1
         click.echo(f"{path}: {pz.kind}, seat {pz.seat}, {pz.cards_per_hand} cards a hand, {pz.difficulty} "
                    f"(rating {pz.rating}: depth {pz.depth}, {pz.wrong} wrong classes)")

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from solver.common.outputs import save_figure
 from solver.hand import DEFAULT_COOP_NODES, DEFAULT_NODES, GameReview, Mistake, RoundReview, SeatReview
 from solver.hand.rules import NUM_SEATS, Card, MalformedError, Match, load_json_text
 
@@ -185,7 +186,7 @@ def plot_review(rv: GameReview, path: str, title: str = "") -> None:
     fig.suptitle(title or "Hand game review", fontsize=10)
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=100)
+        save_figure(fig, str(path), "--plot", 100)
     finally:
         plt.close(fig)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import game_from_seed, greedy_action, greedy_line
+from solver.common.outputs import write_output
 from solver.hanabi.chances import chances, unsupported_reason
 from solver.hanabi.rules import (
     Action,
@@ -226,10 +227,7 @@ def dumps(p: ChancePuzzle) -> str:
 
 
 def write_puzzle(p: ChancePuzzle, path) -> None:
-    try:
-        Path(path).write_text(dumps(p))
-    except OSError as e:
-        raise MalformedError(f"{path}: cannot write: {e.strerror or e}") from None
+    write_output(str(path), dumps(p), "")
 
 
 _SHAPE: dict[str, type | tuple[type, ...]] = {"format": str, "version": int, "id": str, "game": dict,

@@ -11,8 +11,8 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
+from solver.common.outputs import write_output
 from solver.hanabi.rules import (
     Action,
     GameRecord,
@@ -477,7 +477,4 @@ def dumps(p: Puzzle) -> str:
 
 
 def write_puzzle(p: Puzzle, path) -> None:
-    try:
-        Path(path).write_text(dumps(p))
-    except OSError as e:
-        raise MalformedError(f"{path}: cannot write: {e.strerror or e}") from None
+    write_output(str(path), dumps(p), "")

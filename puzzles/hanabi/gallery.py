@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from solver.common.outputs import write_output
 from solver.hanabi.rules import Action
 
 from .format import Puzzle, load_puzzle, write_puzzle
@@ -195,7 +196,7 @@ def write_index(out: Path, chosen: list[Puzzle], seed: int, fmt: str = "svg", wr
         pic = f"{p.id}.{fmt}"
         render_puzzle(p, out / pic)
         parts.append(entry(p, n, pic))
-    (out / "README.md").write_text("\n".join(parts))
+    write_output(str(out / "README.md"), "\n".join(parts), "")
 
 
 def main(argv=None) -> None:

@@ -19,6 +19,7 @@ from matplotlib import patheffects  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle  # noqa: E402
 
+from solver.common.outputs import save_figure
 from solver.hanabi.rules import MalformedError, State  # noqa: E402
 
 from .format import Puzzle  # noqa: E402
@@ -221,11 +222,8 @@ def picture_path(out) -> tuple[Path, str]:
 def save_picture(fig: Figure, out: Path, fmt: str) -> None:
     """Write ``fig`` to ``out`` (from :func:`picture_path`), reproducibly: an SVG keeps
     its text as text and carries no date."""
-    try:
-        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hanabi-puzzle"}):
-            fig.savefig(out, format=fmt, dpi=110, metadata={"Date": None} if fmt == "svg" else None)
-    except OSError as e:
-        raise MalformedError(f"{out}: cannot write: {e.strerror or e}") from None
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hanabi-puzzle"}):
+        save_figure(fig, str(out), "", 110, fmt, metadata={"Date": None} if fmt == "svg" else None)
 
 
 def render_puzzle(p: Puzzle, out) -> Path:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from solver.common.outputs import write_output
 from solver.hand import reachable, seat_bounds
 from solver.hand.rules import NUM_SEATS, Position, card_str
 
@@ -220,9 +221,9 @@ def write_gallery(out: Path, chosen: list[HandPuzzle], seed: int, fmt: str = "sv
     out.mkdir(parents=True, exist_ok=True)
     for pz in chosen:
         if write_files:
-            (out / f"{pz.id}.json").write_text(pz.dumps(), encoding="utf-8")
+            write_output(str(out / f"{pz.id}.json"), pz.dumps(), "")
         render_puzzle(pz, out / f"{pz.id}.{fmt}")
-    (out / "README.md").write_text(index_text(chosen, seed, fmt), encoding="utf-8")
+    write_output(str(out / "README.md"), index_text(chosen, seed, fmt), "")
 
 
 def from_files(out: Path) -> tuple[list[HandPuzzle], int]:

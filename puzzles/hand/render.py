@@ -11,7 +11,6 @@ line stay in the file.
 """
 from __future__ import annotations
 
-import os
 import textwrap
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import FancyBboxPatch, Rectangle  # noqa: E402
 
+from solver.common.outputs import check_output_path, save_figure
 from solver.hand.rules import (  # noqa: E402
     NUM_SEATS,
     SUIT_NAMES,
@@ -218,14 +218,7 @@ def output_format(out: str | Path) -> str:
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise MalformedError(f"{p}: the picture must be .svg, .png or .pdf (got {p.suffix or 'no extension'!r})")
-    if p.is_dir():
-        raise MalformedError(f"{p}: cannot write: it is a folder")
-    parent = p.parent
-    if not parent.is_dir():
-        what = "is not a folder" if parent.exists() else "does not exist"
-        raise MalformedError(f"{p}: cannot write: {parent} {what}")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise MalformedError(f"{p}: cannot write: permission denied")
+    check_output_path(str(p), "--out")
     return fmt
 
 
@@ -244,11 +237,8 @@ def render_puzzle(pz: HandPuzzle, out: str | Path) -> Path:
     fig = draw_puzzle(pz)
     meta: dict[str, str | None] | None = {"Date": None} if fmt == "svg" else \
         {"CreationDate": None, "ModDate": None} if fmt == "pdf" else None
-    try:
-        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hand-puzzle"}):
-            fig.savefig(p, format=fmt, dpi=110, metadata=meta)
-    except OSError as e:
-        raise MalformedError(f"{p}: cannot write: {e.strerror or e}") from None
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hand-puzzle"}):
+        save_figure(fig, str(p), "", 110, fmt, metadata=meta)
     return p
 
 

@@ -39,6 +39,7 @@ optimal kind of move), :func:`forced_along` (those on a given line),
 """
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections import Counter
@@ -46,6 +47,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from solver.common.outputs import write_output
 from solver.errors import (
     EncodingError,
     GraphBudgetError,
@@ -459,10 +461,9 @@ def write_graph(G: nx.DiGraph, path) -> None:
     ext = path.suffix.lower()
     if ext not in GRAPH_FORMATS:
         raise MalformedError(f"{path}: the graph file must be .graphml or .dot")
-    try:
-        if ext == ".graphml":
-            nx.write_graphml(_flat(G), str(path))
-        else:
-            path.write_text(to_dot(G))
-    except OSError as e:
-        raise MalformedError(f"{path}: cannot write: {e.strerror or e}") from None
+    if ext == ".graphml":
+        buf = io.BytesIO()
+        nx.write_graphml(_flat(G), buf)
+        write_output(str(path), buf.getvalue(), "")
+    else:
+        write_output(str(path), to_dot(G), "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solver.common.outputs import save_figure
 from solver.errors import SolverError
 from solver.hanabi.chances import DEFAULT_NODES, Count, chances, unsupported_reason
 from solver.hanabi.methods.portfolio import solve
@@ -267,6 +268,6 @@ def plot(rv: Review, path: str, title: str = "") -> None:
     ax.grid(alpha=0.3)
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=110)
+        save_figure(fig, str(path), "--plot", 110)
     finally:
         plt.close(fig)

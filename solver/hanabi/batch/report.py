@@ -8,6 +8,7 @@ import math
 import statistics
 from collections import Counter, defaultdict
 
+from solver.common.outputs import save_figure
 from solver.common.stats import wilson
 
 from .store import FIELDS, Store, budget_text
@@ -192,7 +193,7 @@ def plot(summary: dict, folder: str) -> list[str]:
     axes[-1, 0].set_xlabel("exact maximum score")
     fig.tight_layout()
     p = os.path.join(folder, "max_scores.png")
-    fig.savefig(p, dpi=110)
+    save_figure(fig, p, "", 110)
     plt.close(fig)
     written.append(p)
 
@@ -215,7 +216,7 @@ def plot(summary: dict, folder: str) -> list[str]:
     ax.set_title("Share of decks where the perfect score is reachable (95% CI)", fontsize=10)
     fig.tight_layout()
     p = os.path.join(folder, "winnable_share.png")
-    fig.savefig(p, dpi=110)
+    save_figure(fig, p, "", 110)
     plt.close(fig)
     written.append(p)
     return written

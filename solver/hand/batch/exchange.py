@@ -18,8 +18,9 @@ Reading checks everything before the store is touched: the header, every row's t
 ranges (the store's own checks) and the seed order; a bad file is one
 :class:`~solver.errors.StoreError` naming the file and the line, and nothing of it is
 stored. The rows of one file go into the store in one transaction. Writing goes to a
-temporary file renamed into place, so an interrupted export leaves no partial file; the
-gzip header carries no time stamp, so exporting the same rows twice gives the same bytes.
+temporary file renamed into place, so an interrupted export leaves no partial file (and a
+symbolic link keeps pointing to the file it names); the gzip header carries no time stamp,
+so exporting the same rows twice gives the same bytes.
 """
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ import os
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
+from solver.common.outputs import open_output
 from solver.errors import StoreError
 from solver.hand.rules import Deal
 
@@ -49,25 +50,20 @@ def row_fields(row: DealRow) -> list[object]:
     return [values[i] for i in _PICK]
 
 
-def export_rows(rows: Iterable[DealRow], budget: dict[str, int], path: str | os.PathLike[str]) -> int:
-    """Write ``rows`` (in seed order) with their ``budget`` to ``path``; the number written."""
-    out = Path(path)
-    tmp = out.with_name(out.name + ".part")
+def export_rows(rows: Iterable[DealRow], budget: dict[str, int], path: str | os.PathLike[str],
+                option: str = "--out") -> int:
+    """Write ``rows`` (in seed order) with their ``budget`` to ``path`` (``-``: standard
+    output) as every output of the command line is written
+    (:func:`solver.common.outputs.open_output`: a regular file replaced whole, a symbolic
+    link followed, a folder, device or pipe refused); the number written."""
     n = 0
-    try:
-        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as fh:
-            head = {"kind": KIND, "version": VERSION, "budget": budget, "columns": list(COLUMNS)}
-            fh.write((json.dumps(head, sort_keys=True) + "\n").encode())
-            for row in rows:
-                fh.write((json.dumps(row_fields(row), separators=(",", ":")) + "\n").encode())
-                n += 1
-        os.replace(tmp, out)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise StoreError(f"{path}: cannot write: {e.strerror or e}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with open_output(os.fspath(path), option, binary=True) as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as fh:
+        head = {"kind": KIND, "version": VERSION, "budget": budget, "columns": list(COLUMNS)}
+        fh.write((json.dumps(head, sort_keys=True) + "\n").encode())
+        for row in rows:
+            fh.write((json.dumps(row_fields(row), separators=(",", ":")) + "\n").encode())
+            n += 1
     return n
 
 

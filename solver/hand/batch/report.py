@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from solver.common.outputs import save_figure
 from solver.common.stats import wilson
 
 from .stats import ALL_VECTORS, VECTOR_INDEX, VECTORS
@@ -226,7 +227,7 @@ def plot(s: dict[str, Any], folder: str) -> list[str]:
     def save(fig: Figure, name: str) -> None:
         fig.tight_layout()
         p = os.path.join(folder, name)
-        fig.savefig(p, dpi=110)
+        save_figure(fig, p, "", 110)
         plt.close(fig)
         written.append(p)
 

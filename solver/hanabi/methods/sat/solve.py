@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pysat.solvers import Solver, SolverNames
 
+from solver.common.outputs import write_output
 from solver.errors import EncodingError, UnknownOptionError
 from solver.hanabi.rules import Action, IllegalActionError, MalformedError, State
 from solver.hanabi.rules.support import deck_text
@@ -97,12 +98,12 @@ def sat_reachable(
     with SatSession(state, target, solver=solver, model=model, features=features,
                     with_proof=proof_path is not None, slices=False) as session:
         if cnf_path is not None:
-            Path(cnf_path).write_text(session.enc.to_dimacs())
+            write_output(str(cnf_path), session.enc.to_dimacs(), "")
         remaining = None if timeout is None or conflicts is not None else max(0.0, timeout - session.encode_time)
         res = session.run(conflicts, remaining)
     res.stats["time"] = time.perf_counter() - t0
     if res.status == "unsat" and proof_path is not None:
-        Path(proof_path).write_text("".join(line + "\n" for line in session.proof or []))
+        write_output(str(proof_path), "".join(line + "\n" for line in session.proof or []), "")
         res.stats["proof_path"], res.stats["cnf_path"] = str(proof_path), str(cnf_path)
     return res
 
