@@ -185,12 +185,13 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "solver.hand": ("solver.hand.rules", "solver.hand.search", "solver.hand.analysis"),
     "solver": (*BOTTOM, "solver.hanabi.rules", "solver.hanabi.methods", "solver.hanabi.analysis"),
     # the puzzles: each game's public API only
-    "puzzles.hanabi": ("solver", *BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.analysis", "solver.hanabi.chances"),
+    "puzzles.hanabi": ("solver", *BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.analysis",
+                       "solver.hanabi.chances"),
     "puzzles.hand": ("solver.hand", "solver.hand.rules", WRITER),
     "puzzles": (),
 }
-SAT_CPSAT_ALLOWED = (*BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.methods.strategy", "solver.hanabi.methods.sat",
-                     "solver.hanabi.methods.cpsat")
+SAT_CPSAT_ALLOWED = (*BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.methods.strategy",
+                     "solver.hanabi.methods.sat", "solver.hanabi.methods.cpsat")
 
 
 def _allowed(part: str, target: str) -> bool:
