@@ -14,6 +14,11 @@ noisy on a shared machine).
 
     python scripts/bench_encodings.py --engine both --timeout 60
     python scripts/bench_encodings.py --engine cpsat --offset 10 --limit 5 --timeout 60 -v
+    python scripts/bench_encodings.py --engine sat --limit 8 --compare HEAD~1
+
+Times are wall seconds and CPU seconds of this process (all its threads) per engine call.
+``--compare COMMIT`` runs the same decks on COMMIT too (a temporary worktree, imported
+through ``BENCH_ROOT``; this script measures both) and prints its table under this one's.
 """
 from __future__ import annotations
 
@@ -25,8 +30,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(os.environ.get("BENCH_ROOT") or Path(__file__).resolve().parents[1])
 sys.path.insert(0, str(ROOT))
+
+from benchlib import revision, run_previous  # noqa: E402
 
 from solver.hanabi.rules import game_from_json  # noqa: E402
 
@@ -102,6 +109,7 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="CP-SAT search workers (default 1, as cpsat_max)")
     ap.add_argument("--json", dest="json_out", type=Path, help="write every result to this JSON file")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per deck and engine")
+    ap.add_argument("--compare", metavar="COMMIT", help="run the same decks on COMMIT too (in the same run)")
     a = ap.parse_args(argv)
 
     engines = ["sat", "cpsat"] if a.engine == "both" else [a.engine]
@@ -113,36 +121,31 @@ def main(argv=None) -> int:
         state = initial_state(item)
         perfect = state.game.perfect_score
         for e in engines:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             score, upper, info = ENGINES[e](state, a.timeout, a.workers)
-            dt = time.perf_counter() - t0
+            dt, cpu = time.perf_counter() - t0, time.process_time() - c0
             decided = score is not None and score == upper
             label = item.get("winnable")
             agrees = decided and label is not None and (score == perfect) == bool(label)
             if label is not None and ((score == perfect and not label) or (upper < perfect and label)):
                 contradictions.append((item["id"], e, score, upper, label))
             r = {"index": item["index"], "id": item["id"], "engine": e, "score": score, "upper": upper,
-                 "decided": decided, "agrees": agrees, "winnable": label, "time": dt, **info}
+                 "decided": decided, "agrees": agrees, "winnable": label, "time": dt, "cpu": cpu, **info}
             results[e].append(r)
             if a.verbose:
                 extra = " ".join(f"{k}={_short(v) if k == 'phases' else v}" for k, v in info.items()
                                  if k not in ("variables", "constraints"))
                 print(f"{item['index']:4d} {item['id']:24s} {e:5s} line {score} bound {upper} "
                       f"{'decided' if decided else 'OPEN':7s} label {'W' if label else 'U'} "
-                      f"{'ok' if agrees else '--'} {dt:7.2f} s  {extra}", flush=True)
+                      f"{'ok' if agrees else '--'} {dt:7.2f} s (CPU {cpu:.2f} s)  {extra}", flush=True)
     load_after = os.getloadavg()
 
+    rev = revision(ROOT) or "working tree"
     print(f"\n{a.file.name}: decks {a.offset}..{a.offset + len(items) - 1}, timeout {a.timeout:g} s, "
           f"CP-SAT workers {a.workers}, load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
           f"({os.cpu_count()} CPUs)")
-    print("| engine | decks | decided | agree with label | contradictions | mean | median | max |")
-    print("|---|---|---|---|---|---|---|---|")
-    for e in engines:
-        rs = results[e]
-        ts = [r["time"] for r in rs]
-        n_contra = sum(1 for c in contradictions if c[1] == e)
-        print(f"| {e} | {len(rs)} | {sum(r['decided'] for r in rs)} | {sum(r['agrees'] for r in rs)} | "
-              f"{n_contra} | {statistics.mean(ts):.2f} s | {statistics.median(ts):.2f} s | {max(ts):.2f} s |")
+    print(f"this version ({rev}):")
+    print(table(results, contradictions))
     open_ = {e: [r["index"] for r in results[e] if not r["agrees"]] for e in engines}
     for e in engines:
         if open_[e]:
@@ -151,8 +154,36 @@ def main(argv=None) -> int:
         print(f"CONTRADICTION {c[0]} {c[1]}: line {c[2]} bound {c[3]} label winnable={c[4]}")
     if a.json_out:
         a.json_out.write_text(json.dumps({"file": str(a.file), "timeout": a.timeout, "load_before": load_before,
-                                          "load_after": load_after, "results": results}, indent=1))
+                                          "load_after": load_after, "results": results,
+                                          "contradictions": contradictions}, indent=1))
+    if a.compare:
+        argv2 = ["--file", str(a.file.resolve()), "--engine", a.engine, "--timeout", str(a.timeout),
+                 "--offset", str(a.offset), "--workers", str(a.workers)]
+        if a.limit is not None:
+            argv2 += ["--limit", str(a.limit)]
+        old = run_previous(ROOT, a.compare, str(Path(__file__).resolve()), argv2, pythonpath=True)
+        print(f"\nprevious version ({a.compare}), same decks, same run:")
+        print(table(old["results"], [tuple(c) for c in old.get("contradictions", [])]))
+        for e in engines:
+            new_cpu = sum(r["cpu"] for r in results[e])
+            old_cpu = sum(r.get("cpu", r["time"]) for r in old["results"].get(e, []))
+            print(f"{e}: CPU old / new {old_cpu:.2f} s / {new_cpu:.2f} s = {old_cpu / max(new_cpu, 1e-9):.2f}x")
     return 1 if contradictions else 0
+
+
+def table(results: dict[str, list[dict]], contradictions: list[tuple]) -> str:
+    """The summary table: per engine, decks decided and agreeing with their labels, wall
+    times (mean, median, max) and the total CPU."""
+    out = ["| engine | decks | decided | agree with label | contradictions | mean | median | max | CPU total |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for e, rs in results.items():
+        ts = [r["time"] for r in rs]
+        cpu = sum(r.get("cpu", 0.0) for r in rs)
+        n_contra = sum(1 for c in contradictions if c[1] == e)
+        out.append(f"| {e} | {len(rs)} | {sum(r['decided'] for r in rs)} | {sum(r['agrees'] for r in rs)} | "
+                   f"{n_contra} | {statistics.mean(ts):.2f} s | {statistics.median(ts):.2f} s | {max(ts):.2f} s "
+                   f"| {cpu:.2f} s |")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ constraints -> objective (the redundant constraints and symmetry breaking in
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -103,7 +104,8 @@ class _Encoding:
             raise MalformedError("position has cards in the deck but a hand that is not full")
         if D == 0 and st.turns_left is None:
             raise MalformedError("position has an empty deck but no final-round counter")
-        self.F = n if D > 0 else st.turns_left  # events (turns) of the final round
+        tl = st.turns_left
+        self.F = tl if D == 0 and tl is not None else n  # events (turns) of the final round
         self.E = D + self.F
         self.last = self.N - 1 if D else None  # the card a deck play plays
         self.deck_plays = bool(g.rules.deck_plays) and D >= 1
@@ -218,10 +220,11 @@ class _Encoding:
         self.first_color: dict = {}
         self.odd: dict = {}
         self.clue_color: dict = {}
-        self.actions = [[] for _ in range(E)]  # per event: (literal, kind, card order)
-        self.uses_at = [[] for _ in range(E)]  # per event: (card, use literal)
-        self.uses_of = {}  # card order -> every literal that removes it (hand use or deck play)
-        self.removes = {}  # (e, o) -> the literals that remove card o at event e
+        # per event: (literal, kind, card order)
+        self.actions: list[list[tuple[Any, int, int]]] = [[] for _ in range(E)]
+        self.uses_at: list[list[tuple[int, Any]]] = [[] for _ in range(E)]  # per event: (card, use literal)
+        self.uses_of: dict[int, list] = {}  # card order -> every literal that removes it (hand use or deck play)
+        self.removes: dict[tuple[int, int], list] = {}  # (e, o) -> the literals that remove card o at event e
         for e in range(E):
             for o in self.live:
                 j = self.deck_index(o)
@@ -243,7 +246,7 @@ class _Encoding:
                 for v, kind in kinds:
                     self.actions[e].append((v, kind, o))
             if self.deck_plays and e == D - 1:
-                o = self.last
+                o = self.N - 1  # the last card (self.last)
                 if self.could_fit(o, e):
                     self.deck_play[e] = v = m.new_bool_var(f"deck_play[{e}]")
                     self.actions[e].append((v, _DECK_PLAY, o))
@@ -269,10 +272,10 @@ class _Encoding:
         # (no bonus in Throw It in a Hole)
         self.bonus = {e: m.new_bool_var(f"bonus[{e}]") for e in range(E)
                       if self.completers[e] and self.game.stack_token}
-        self.held = {}
-        self.emptied = {}
-        self.uses_any = {}  # e -> literal: event e uses a card from the hand (final-round clues)
-        self.done = {}  # e -> literal: (the site's end) nothing more can be scored at event e
+        self.held: dict[tuple[int, int, int], Any] = {}
+        self.emptied: dict[tuple[int, int], Any] = {}
+        self.uses_any: dict[int, Any] = {}  # e -> literal: event e uses a card from the hand (final-round clues)
+        self.done: dict[int, Any] = {}  # e -> literal: (the site's end) nothing more can be scored at event e
 
         # score: the final score (0 after a strikeout unless the stacks are kept)
         self.score = m.new_int_var(0, self.game.perfect_score, "score")
@@ -296,30 +299,50 @@ class _Encoding:
     # constraints
     # =====================================================================================
     def _constraints(self) -> None:
-        m, n, D, E, S = self.model, self.n, self.D, self.E, self.S
+        """The rules, block by block (each method opens with its rule in plain words), then
+        the redundant constraints and the symmetry breaking (:mod:`.redundant`)."""
+        self._start()
+        self._one_action()
+        self._clue_runs()
+        self._who_acts()
+        self._card_uses()
+        self._plays()
+        self._tokens()
+        self._final_round_clues()
+        self._strikes()
+        self._all_complete()
+        self._game_end()
+        self._score()
+        if self.redundant:
+            redundant.add_redundant(self)
+        if self.symmetry:
+            redundant.add_symmetry(self)
 
-        # -- The position before event 0 is the given state. -------------------------------
-        m.add(self.clues[0] == self.c0)
-        m.add(self.strikes[0] == self.k0)
-        # stack[0, s] has the single value st0[s] by its domain; alive[0] is True.
+    def _start(self) -> None:
+        """The position before event 0 is the given state. (stack[0, s] has the single
+        value st0[s] by its domain; alive[0] is True.)"""
+        self.model.add(self.clues[0] == self.c0)
+        self.model.add(self.strikes[0] == self.k0)
 
-        # -- Each event while the game goes on is exactly one action: a step removes a card
-        #    (a play or discard from the hand, or a deck play); a final-round turn may also
-        #    be a clue. Once the game is over nothing happens. ------------------------------
-        for e in range(E):
+    def _one_action(self) -> None:
+        """Each event while the game goes on is exactly one action: a step removes a card
+        (a play or discard from the hand, or a deck play); a final-round turn may also be a
+        clue. Once the game is over nothing happens."""
+        for e in range(self.E):
             self._exactly_one([v for v, _, _ in self.actions[e]] + [_neg(self.alive[e])])
             kinds: dict[int, list] = {}
             for v, kind, c in self.actions[e]:
                 if kind in _HAND_USES:
                     kinds.setdefault(c, []).append(v)
             for o, u in self.uses_at[e]:
-                m.add(u == sum(kinds[o]))
+                self.model.add(u == sum(kinds[o]))
 
-        # -- The clue run before a step: each clue costs a token, K units (units after the
-        #    run = units before - K x its length >= 0), none once the game is over; the run
-        #    moves the turn on by its length, so only its length modulo n matters for who
-        #    acts. ------------------------------------------------------------------------
-        for e in range(D):
+    def _clue_runs(self) -> None:
+        """The clue run before a step: each clue costs a token, K units (units after the run
+        = units before - K x its length >= 0), none once the game is over; the run moves the
+        turn on by its length, so only its length modulo n matters for who acts."""
+        m, n = self.model, self.n
+        for e in range(self.D):
             if self.RM == 0:
                 m.add(self.clues_at[e] == self.clues[e])
                 continue
@@ -331,10 +354,12 @@ class _Encoding:
             m.add_exactly_one(mods)
             m.add(run == sum(r * x for r, x in enumerate(mods)) + n * self.runq[e])
 
-        # -- Who acts: the player after the previous event's actor, moved on by the run (a
-        #    step) or not (a final-round turn); the position's current player is next. ------
-        for e in range(E):
-            m.add_exactly_one([self.actor[e, p] for p in range(n)])
+    def _who_acts(self) -> None:
+        """Who acts: the player after the previous event's actor, moved on by the run (a
+        step) or not (a final-round turn); the position's current player is next."""
+        n, D = self.n, self.D
+        for e in range(self.E):
+            self.model.add_exactly_one([self.actor[e, p] for p in range(n)])
             for p in range(n):
                 prev = ((p + 1) % n == self.state.current) if e == 0 else self.actor[e - 1, p]
                 if prev is False:
@@ -345,9 +370,11 @@ class _Encoding:
                 else:
                     self._implies(prev, self.actor[e, (p + 1) % n])
 
-        # -- A card is played or discarded at most once, and only from its holder's hand: a
-        #    card dealt to player p only when p acts; deck card j (drawn at step j by its
-        #    actor) only when the actor of step j acts. used[e, o] records the uses so far. -
+    def _card_uses(self) -> None:
+        """A card is played or discarded at most once, and only from its holder's hand: a
+        card dealt to player p only when p acts; deck card j (drawn at step j by its actor)
+        only when the actor of step j acts. used[e, o] records the uses so far."""
+        m, n = self.model, self.n
         for _o, uses in self.uses_of.items():
             if len(uses) > 1:
                 m.add_at_most_one(uses)
@@ -358,16 +385,19 @@ class _Encoding:
             else:
                 for p in range(n):
                     self._clause(_neg(u), _neg(self.actor[j, p]), self.actor[e, p])
-        for e in range(E - 1):
+        for e in range(self.E - 1):
             for o in self.live:
                 if e + 1 > self.first_use[o]:
                     m.add(self.used[e + 1, o] == self.is_used(e, o) + sum(self.removes.get((e, o), [])))
 
-        # -- Playing: a played card fits iff its stack is one below its rank; a fitting card
-        #    raises its stack by one, any other card is a misplay (a strike; the card goes to
-        #    the discard pile). ---------------------------------------------------------------
-        fitting = {}  # (e, s) -> literals of fitting plays of suit s at event e
-        for e in range(E):
+    def _plays(self) -> None:
+        """Playing: a played card fits iff its stack is one below its rank; a fitting card
+        raises its stack by one, any other card is a misplay (a strike; the card goes to the
+        discard pile). In a game with fixed stacks (solver.hanabi.methods.split) no misplay
+        is made while the stack is at the guard's height and the owner's stack (if any) is
+        empty: the real game would play the card there."""
+        fitting: dict[tuple[int, int], list] = {}  # (e, s) -> literals of fitting plays of suit s at event e
+        for e in range(self.E):
             for v, kind, o in self.actions[e]:
                 if kind == _CLUE:
                     continue
@@ -380,36 +410,34 @@ class _Encoding:
                     self._implies(v, _neg(self.ge_stack(e, s, r - 1)), self.ge_stack(e, s, r))
                     h = self.game.guard_height[o]
                     if h >= 0:
-                        # a game with fixed stacks (solver.hanabi.methods.split): no misplay while the stack is
-                        # at the guard's height and the owner's stack (if any) is empty (the
-                        # real game would play the card there)
                         t = self.game.guard_owner[o]
                         self._implies(v, _neg(self.ge_stack(e, s, h)), self.ge_stack(e, s, h + 1),
                                       self.ge_stack(e, t, 1) if t >= 0 else False)
-        for e in range(E):
-            for s in range(S):
-                m.add(self.stack[e + 1, s] == self.stack[e, s] + sum(fitting.get((e, s), [])))
+        for e in range(self.E):
+            for s in range(self.S):
+                self.model.add(self.stack[e + 1, s] == self.stack[e, s] + sum(fitting.get((e, s), [])))
 
-        # -- Clue tokens, in units: a discard returns one and is not allowed with all tokens
-        #    available; completing a suit returns one unless all are available (none in Throw
-        #    It in a Hole); a final-round clue spends a token, K units (so needs them). -------
-        for e in range(E):
+    def _tokens(self) -> None:
+        """Clue tokens, in units: a discard returns one and is not allowed with all tokens
+        available; completing a suit returns one unless all are available (none in Throw It
+        in a Hole); a final-round clue spends a token, K units (so needs them). With
+        inverted suits a discard is legal with all tokens available, and then gains none:
+        refund[e] <-> a discard and not full_at[e]."""
+        m = self.model
+        for e in range(self.E):
             discards = [v for v, kind, _ in self.actions[e] if kind == _DISCARD]
+            gain: list = []
             if not self.game.discard_at_max:
                 for v in discards:
                     self._implies(v, _neg(self.full_at[e]))
                 gain = list(discards)
             elif discards:
-                # with inverted suits a discard is legal with all tokens available, and then
-                # gains none: refund[e] <-> a discard and not full_at[e]
                 refund = m.new_bool_var(f"refund[{e}]")
                 m.add(refund <= sum(discards))
                 self._implies(refund, _neg(self.full_at[e]))
                 for v in discards:
                     self._implies(v, self.full_at[e], refund)
                 gain = [refund]
-            else:
-                gain = []
             if e in self.bonus:
                 b = self.bonus[e]
                 m.add(b <= sum(self.completers[e]))
@@ -423,33 +451,23 @@ class _Encoding:
                 spend.append(self.clue[e])
             m.add(self.clues[e + 1] == self.clues_at[e] + sum(gain) - self.K * sum(spend))
 
-        # -- A final-round clue needs another player to clue: one holding a card (every card
-        #    is touched by some clue: Game refuses variants where not), unless a clue may touch
-        #    nothing (Game.free_clues: empty clues, or a variant whose clues of one kind touch
-        #    nothing). Before the final round every hand is full. In the final round each player acts once, so only a
-        #    player holding one card as it began can run out: emptied[e, q] says q has used
-        #    that card at a final-round event before e. ----------------------------------------
+    def _final_round_clues(self) -> None:
+        """A final-round clue needs another player to clue: one holding a card (every card
+        is touched by some clue: Game refuses variants where not), unless a clue may touch
+        nothing (Game.free_clues: empty clues, or a variant whose clues of one kind touch
+        nothing). Before the final round every hand is full. Alternating Clues, where the
+        rule binds, and variants with cards no clue touches have their own blocks
+        (:meth:`_alternating_clues`, :meth:`_untouched_cards`)."""
         if self.game.alternation_binds:
             self._alternating_clues()
         elif not self.game.free_clues and not self.game.all_touchable:
             self._untouched_cards()
         elif not self.game.free_clues and self.clue:
-            ones = [q for q in range(n) if self.final_size[q] == 1]
-            for q in ones:
-                prev = False
-                for e in range(D, E):
-                    if e > D:
-                        x = self.emptied[e, q] = m.new_bool_var(f"emptied[{e},{q}]")
-                        # x <-> prev or (q acts at e - 1 and uses a card)
-                        went = m.new_bool_var(f"went[{e - 1},{q}]")
-                        self._and(went, [self.actor[e - 1, q], self._uses_any(e - 1)])
-                        self._implies(x, prev, went)
-                        self._implies(prev, x)
-                        self._implies(went, x)
-                        prev = x
+            self._emptied_hands()
+            n = self.n
             for e, c in self.clue.items():
                 for p in range(n):
-                    holders = []
+                    holders: list = []
                     for q in range(n):
                         if q == p or self.final_size[q] == 0:
                             continue
@@ -459,37 +477,59 @@ class _Encoding:
                         holders.append(_neg(self.emptied.get((e, q), False)))
                     self._clause(_neg(c), _neg(self.actor[e, p]), *holders)
 
-        # -- Strikes: each misplay adds one. --------------------------------------------------
-        for e in range(E):
+    def _emptied_hands(self) -> None:
+        """In the final round each player acts once, so only a player holding one card as
+        it began can run out: emptied[e, q] says q has used that card at a final-round
+        event before e (x <-> prev or q acts at e - 1 and uses a card)."""
+        m = self.model
+        for q in [q for q in range(self.n) if self.final_size[q] == 1]:
+            prev: Any = False
+            for e in range(self.D, self.E):
+                if e > self.D:
+                    x = self.emptied[e, q] = m.new_bool_var(f"emptied[{e},{q}]")
+                    went = m.new_bool_var(f"went[{e - 1},{q}]")
+                    self._and(went, [self.actor[e - 1, q], self._uses_any(e - 1)])
+                    self._implies(x, prev, went)
+                    self._implies(prev, x)
+                    self._implies(went, x)
+                    prev = x
+
+    def _strikes(self) -> None:
+        """Strikes: each misplay adds one."""
+        for e in range(self.E):
             mis = [v for v, kind, _ in self.actions[e] if kind in (_MISPLAY, _DECK_MISPLAY)]
-            m.add(self.strikes[e + 1] == self.strikes[e] + sum(mis))
+            self.model.add(self.strikes[e + 1] == self.strikes[e] + sum(mis))
 
-        # -- All stacks complete: perfect[e] iff every stack is at its suit's top rank. ------
-        for e in range(1, E + 1):
+    def _all_complete(self) -> None:
+        """All stacks complete: perfect[e] iff every stack is at its suit's top rank."""
+        for e in range(1, self.E + 1):
             if self.perfect[e] is not False:
-                self._and(self.perfect[e], [self.ge_stack(e, s, self.top[s]) for s in range(S)])
+                self._and(self.perfect[e], [self.ge_stack(e, s, self.top[s]) for s in range(self.S)])
 
-        # -- The game ends after an event that reaches the strike limit or completes every
-        #    stack, and after the last event of the final round (alive[E] is False). ----------
-        for e in range(1, E):
+    def _game_end(self) -> None:
+        """The game ends after an event that reaches the strike limit or completes every
+        stack, and after the last event of the final round (alive[E] is False). hanab.live
+        also ends the game once nothing more can be scored (Game.site_end): it may stop at
+        event e only then (done[e], :meth:`_site_end`). Stopping changes no score; it spares
+        the moves that would follow (a forced misplay)."""
+        for e in range(1, self.E):
             goes_on = [self.alive[e - 1], _neg(self.struck[e]), _neg(self.perfect[e])]
             if not self.game.site_end:
                 self._and(self.alive[e], goes_on)
                 continue
-            # hanab.live also ends the game once nothing more can be scored (Game.site_end):
-            # it may stop at event e only then (done[e], below). Stopping changes no score; it
-            # spares the moves that would follow (a forced misplay).
             for lit in goes_on:
                 self._implies(self.alive[e], lit)
-            self.done[e] = m.new_bool_var(f"done[{e}]")
+            self.done[e] = self.model.new_bool_var(f"done[{e}]")
             self._clause(self.alive[e], *[_neg(lit) for lit in goes_on], self.done[e])
         if self.game.site_end:
             self._site_end()
 
-        # -- The score: the sum of the final stacks, or 0 after a strikeout (unless the rules
-        #    keep the stacks). Only lines scoring at least ``target`` (and at most ``upper``)
-        #    are modelled. -----------------------------------------------------------------------
-        total = sum(self.stack[E, s] for s in range(S))
+    def _score(self) -> None:
+        """The score: the sum of the final stacks, or 0 after a strikeout (unless the rules
+        keep the stacks). Only lines scoring at least ``target`` (and at most ``upper``) are
+        modelled."""
+        m, E = self.model, self.E
+        total = sum(self.stack[E, s] for s in range(self.S))
         if self.rules.strikeout_score == "stacks":
             m.add(self.score == total)
         else:
@@ -499,11 +539,6 @@ class _Encoding:
             m.add(self.score >= self.target)
         if self.upper is not None:
             m.add(self.score <= self.upper)
-
-        if self.redundant:
-            redundant.add_redundant(self)
-        if self.symmetry:
-            redundant.add_symmetry(self)
 
     def _holding(self, e: int, cards: list[bool], name: str) -> list:
         """Per player q, a literal ``{name}[e, q]`` that holds only if q holds at event e
@@ -646,7 +681,7 @@ class _Encoding:
                 needed.setdefault((s, r), []).append(o)
         for e, dn in self.done.items():
             final = D == 0 or e > D
-            acted = {}
+            acted: dict[int, Any] = {}
             if final:
                 for p in range(n):
                     if p in finished0:
@@ -663,7 +698,7 @@ class _Encoding:
                     elif o in self.holder0:
                         self._clause(*gone, acted[self.holder0[o]])
                     else:
-                        j = self.deck_index(o)
+                        j = o - self.d0  # deck card j
                         for p in range(n):
                             self._clause(*gone, _neg(self.actor[j, p]), acted[p])
 

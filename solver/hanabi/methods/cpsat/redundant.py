@@ -29,11 +29,12 @@ def add_redundant(enc: _Encoding) -> None:
     # -- A stack rises one rank at a time, only by a fitting play of its next rank: each
     #    rank above a stack's starting height is played (fitting) exactly once if the
     #    final stack reaches it, never otherwise. ------------------------------------------
-    fits = {}
+    fits: dict[tuple[int, int], list] = {}
     for (_e, o), v in enc.play.items():
         fits.setdefault((enc.suit[o], enc.rank[o]), []).append(v)
+    last = enc.N - 1  # the last deck card, the one a deck play plays
     for _e, v in enc.deck_play.items():
-        fits.setdefault((enc.suit[enc.last], enc.rank[enc.last]), []).append(v)
+        fits.setdefault((enc.suit[last], enc.rank[last]), []).append(v)
     for s in range(S) if enc.part("ranks") else ():
         for r in range(enc.st0[s] + 1, enc.top[s] + 1):
             reached = enc.ge_stack(E, s, r)
@@ -80,7 +81,7 @@ def add_redundant(enc: _Encoding) -> None:
         tot = [m.new_int_var(enc.cur0, sum(enc.stack_hi[e]), f"total[{e}]") for e in range(E + 1)]
         for e in range(E + 1):
             m.add(tot[e] == sum(enc.stack[e, s] for s in range(S)))
-        fits_at = [[] for _ in range(E)]
+        fits_at: list[list] = [[] for _ in range(E)]
         for (e, _o), v in enc.play.items():
             fits_at[e].append(v)
         for e, v in enc.deck_play.items():
@@ -109,8 +110,8 @@ def add_redundant(enc: _Encoding) -> None:
         for o in enc.live:
             s, r = enc.suit[o], enc.rank[o]
             if enc.st0[s] < r <= enc.reach[s]:
-                j = enc.deck_index(o)
-                last_copy[s, r] = max(last_copy.get((s, r), -1), -1 if j is None else j)
+                dj = enc.deck_index(o)
+                last_copy[s, r] = max(last_copy.get((s, r), -1), -1 if dj is None else dj)
         for e in range(D):
             terms = [(enc.ge_stack(E, s, r), enc.ge_stack(e + 1, s, r))
                      for (s, r), j in last_copy.items() if j < e]
@@ -138,7 +139,7 @@ def add_redundant(enc: _Encoding) -> None:
         for e in range(D - 1):
             mine: list[list] = [[] for _ in range(n)]
             for (s, r), cards in copies.items():
-                if any((j := enc.deck_index(o)) is not None and j >= e for o in cards):
+                if any((dj := enc.deck_index(o)) is not None and dj >= e for o in cards):
                     continue
                 final, now = enc.ge_stack(E, s, r), enc.ge_stack(e + 1, s, r)
                 if final is False or now is True:
@@ -146,12 +147,12 @@ def add_redundant(enc: _Encoding) -> None:
                 for p in range(n):
                     elsewhere = []
                     for o in cards:
-                        j = enc.deck_index(o)
-                        if j is None:
+                        dj = enc.deck_index(o)
+                        if dj is None:
                             if enc.holder0[o] != p:
                                 elsewhere.append(_neg(enc.is_used(e + 1, o)))
                         else:
-                            elsewhere += [enc.held[e + 1, j, q] for q in range(n) if q != p]
+                            elsewhere += [enc.held[e + 1, dj, q] for q in range(n) if q != p]
                     y = m.new_bool_var(f"in_hand[{e},{s},{r},{p}]")
                     enc._clause(y, _neg(final), now, *elsewhere)
                     mine[p].append(y)
@@ -173,7 +174,7 @@ def add_symmetry(enc: _Encoding) -> None:
     so repeating it ends. Deck plays are left alone (``canonical_line`` does the same to
     a concrete line)."""
     n, E = enc.n, enc.E
-    groups = {}
+    groups: dict[tuple[int, int], list[int]] = {}
     for o in enc.live:
         groups.setdefault((enc.suit[o], enc.rank[o]), []).append(o)
     for group in groups.values():

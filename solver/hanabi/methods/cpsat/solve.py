@@ -32,7 +32,7 @@ def _replay(state: State, line) -> tuple[list[Action], State]:
     """Replay ``line`` from ``state``; a clue that is no longer legal (its target's hand
     changed) is replaced by the first legal clue. Returns the applied actions and the end."""
     st = state.copy()
-    out = []
+    out: list[Action] = []
     for a in line:
         if st.over:
             break
@@ -184,54 +184,112 @@ def cpsat_max(
     with the best proven bound.
     """
     check_solvable(state.game)
-    t_start = time.perf_counter()
-    deadline = None if timeout is None else t_start + timeout
-    seeds = {"hint_score": None, "greedy_score": None, "seed_score": None}
-    phases: list[dict] = []
-    stats = {"variables": 0, "constraints": 0, "turns": 0, "time": 0.0, "build_time": 0.0,
-             "branches": 0, "conflicts": 0, **seeds, "phases": phases, "solved_by": "cpsat"}
-
-    def result(status, score, upper, actions, how=None):
-        stats.update(seeds)
-        if how is not None:
-            stats["solved_by"] = how
-        stats["wall_time"] = time.perf_counter() - t_start
-        return CpsatResult(status, score, upper, actions, stats)
-
-    def no_line():
-        """A game with fixed stacks (solver.hanabi.methods.split) may have no line at all: every one meets
-        a position with no legal action (a dead end of that game)."""
-        return result("optimal", -1, -1, [], "cpsat: no line, every one meets a position with no legal action "
-                      "in the game with fixed stacks")
-
+    run = _MaxRun(state, {"hint": hint, "timeout": timeout, "workers": workers, "seed_tries": seed_tries,
+                          "params": params, "redundant": redundant, "symmetry": symmetry,
+                          "deterministic_time": deterministic_time})
     if state.over:
-        return result("optimal", state.score, state.score, [], "the game is over")
+        return run.result("optimal", state.score, state.score, [], "the game is over")
+    run.find_seed()
+    if run.seed is not None and run.seed_score >= run.upper:
+        actions, end = _replay(state, run.seed)
+        return run.result("optimal", end.score, end.score, actions, "the seed line reaches the cards' bound")
+    if two_phase:
+        done = run.feasibility(target)
+        if done is not None:
+            return done
+    return run.maximise()
 
-    # ---- data: the seed line and what it settles ----
-    seed, seed_score = _seed(state, hint, seed_tries, seeds)
-    upper = _upper0(state)
-    if seed is not None and seed_score >= upper:
-        actions, end = _replay(state, seed)
-        return result("optimal", end.score, end.score, actions, "the seed line reaches the cards' bound")
 
-    def left():
-        return None if deadline is None else deadline - time.perf_counter()
+class _MaxRun:
+    """One call of :func:`cpsat_max`: the position, the options, the seed line and the
+    upper bound so far, the budgets left, and the statistics of the models solved."""
 
-    dtime = [deterministic_time]  # what is left of the deterministic budget
+    def __init__(self, state: State, options: dict):
+        self.state = state
+        self.t_start = time.perf_counter()
+        timeout = options.get("timeout")
+        self.deadline = None if timeout is None else self.t_start + timeout
+        self.dtime = options.get("deterministic_time")  # what is left of the deterministic budget
+        self.options = options
+        self.seeds: dict = {"hint_score": None, "greedy_score": None, "seed_score": None}
+        self.phases: list[dict] = []
+        self.stats = {"variables": 0, "constraints": 0, "turns": 0, "time": 0.0, "build_time": 0.0,
+                      "branches": 0, "conflicts": 0, **self.seeds, "phases": self.phases, "solved_by": "cpsat"}
+        self.seed: list[Action] | None = None
+        self.seed_score = -1
+        self.upper = state.score
 
-    def run(target, top, maximize):
+    def find_seed(self) -> None:
+        """The data: the seed line (the hint's or the greedy playouts') and the first upper
+        bound."""
+        o = self.options
+        self.seed, self.seed_score = _seed(self.state, o["hint"], o["seed_tries"], self.seeds)
+        self.upper = _upper0(self.state)
+
+    # ---- results ----------------------------------------------------------------------
+    def result(self, status: str, score: int | None, upper: int, actions: list[Action],
+               how: str | None = None) -> CpsatResult:
+        self.stats.update(self.seeds)
+        if how is not None:
+            self.stats["solved_by"] = how
+        self.stats["wall_time"] = time.perf_counter() - self.t_start
+        return CpsatResult(status, score, upper, actions, self.stats)
+
+    def no_line(self) -> CpsatResult:
+        """A game with fixed stacks (solver.hanabi.methods.split) may have no line at all:
+        every one meets a position with no legal action (a dead end of that game)."""
+        return self.result("optimal", -1, -1, [], "cpsat: no line, every one meets a position with no legal "
+                           "action in the game with fixed stacks")
+
+    def seed_is_optimal(self) -> CpsatResult:
+        if self.seed is None:
+            raise EncodingError("no seed line to return", deck=deck_text(self.state), method="cpsat")
+        actions, end = _replay(self.state, self.seed)
+        return self.result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
+
+    def decoded(self, enc: _Encoding, solver: cp_model.CpSolver, status: str, bound: int) -> CpsatResult:
+        actions, end = self.checked_line(enc, solver)
+        return self.result(status, end.score, max(bound, end.score), actions)
+
+    def checked_line(self, enc: _Encoding, solver: cp_model.CpSolver) -> tuple[list[Action], State]:
+        """The solution's line, replayed; it must finish the game with the objective's score."""
+        actions, end = enc.decode(solver)
+        objective = solver.value(enc.score)
+        if not end.over or end.score != objective:
+            raise EncodingError(f"decoded line scores {end.score} (over={end.over}), objective {objective}",
+                                deck=deck_text(self.state), method="cpsat")
+        return actions, end
+
+    def fallback(self, bound: int) -> CpsatResult:
+        """Time is up: the seed line (if any) and the bound proven so far."""
+        if self.seed is not None:
+            actions, end = _replay(self.state, self.seed)
+            return self.result("feasible", end.score, max(bound, end.score), actions)
+        return self.result("unknown", None, bound, [])
+
+    # ---- budgets and models -----------------------------------------------------------
+    def left(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def out_of_time(self) -> bool:
+        left = self.left()
+        return (left is not None and left <= 0) or (self.dtime is not None and self.dtime <= 0)
+
+    def solve(self, target: int, top: int, maximize: bool) -> tuple[_Encoding, int, cp_model.CpSolver]:
         """Build and solve one model; returns (encoding, status code, solver)."""
+        o, stats = self.options, self.stats
         t0 = time.perf_counter()
-        enc = _Encoding(state, target, upper=top, maximize=maximize, symmetry=symmetry, redundant=redundant)
-        if seed is not None:
-            enc.add_hint(seed)  # not a solution (it scores less), but a guide
+        enc = _Encoding(self.state, target, upper=top, maximize=maximize, symmetry=o["symmetry"],
+                        redundant=o["redundant"])
+        if self.seed is not None:
+            enc.add_hint(self.seed)  # not a solution (it scores less), but a guide
         t1 = time.perf_counter()
-        extra = dict(params or {})
-        if dtime[0] is not None:
-            extra["max_deterministic_time"] = max(0.001, dtime[0])
-        code, solver = _solve(enc, workers, left(), extra)
-        if dtime[0] is not None:
-            dtime[0] -= solver.response_proto.deterministic_time
+        extra = dict(o["params"] or {})
+        if self.dtime is not None:
+            extra["max_deterministic_time"] = max(0.001, self.dtime)
+        code, solver = _solve(enc, o["workers"], self.left(), extra)
+        if self.dtime is not None:
+            self.dtime -= solver.response_proto.deterministic_time
         proto = enc.model.proto
         stats["variables"] = max(stats["variables"], len(proto.variables))
         stats["constraints"] = max(stats["constraints"], len(proto.constraints))
@@ -240,74 +298,62 @@ def cpsat_max(
         stats["build_time"] += t1 - t0
         stats["branches"] += solver.num_branches
         stats["conflicts"] += solver.num_conflicts
-        phases.append({"target": target, "upper": top, "objective": maximize, "status": solver.status_name(code),
-                       "time": round(solver.wall_time, 3), "build_time": round(t1 - t0, 3),
-                       "deterministic_time": round(solver.response_proto.deterministic_time, 3)})
+        self.phases.append({"target": target, "upper": top, "objective": maximize,
+                            "status": solver.status_name(code), "time": round(solver.wall_time, 3),
+                            "build_time": round(t1 - t0, 3),
+                            "deterministic_time": round(solver.response_proto.deterministic_time, 3)})
         if code == cp_model.MODEL_INVALID:
-            raise EncodingError("the model is invalid", deck=deck_text(state), method="cpsat")
+            raise EncodingError("the model is invalid", deck=deck_text(self.state), method="cpsat")
         return enc, code, solver
 
-    def decoded(enc, solver, status, bound):
-        actions, end = enc.decode(solver)
-        objective = solver.value(enc.score)
-        if not end.over or end.score != objective:
-            raise EncodingError(f"decoded line scores {end.score} (over={end.over}), objective {objective}",
-                                deck=deck_text(state), method="cpsat")
-        return result(status, objective, max(bound, objective), actions)
-
-    def fallback(bound):
-        """Time is up: the seed line (if any) and the bound proven so far."""
-        if seed is not None:
-            actions, end = _replay(state, seed)
-            return result("feasible", end.score, max(bound, end.score), actions)
-        return result("unknown", None, bound, [])
-
-    # ---- phase 1: can the game reach U (or the target asked for) at all? (feasibility,
-    #      no objective) ----
-    if two_phase:
-        first = upper if target is None else max(min(target, upper), seed_score + 1)
-        enc, code, solver = run(first, upper, False)
+    # ---- the two phases ---------------------------------------------------------------
+    def feasibility(self, target: int | None) -> CpsatResult | None:
+        """Phase 1: can the game reach U (or the target asked for) at all? A model without
+        objective. Returns the answer when it settles the question, else None (phase 2
+        follows, with a better seed line or a lower U)."""
+        upper = self.upper
+        first = upper if target is None else max(min(target, upper), self.seed_score + 1)
+        enc, code, solver = self.solve(first, upper, False)
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if solver.value(enc.score) >= upper:
-                return decoded(enc, solver, "optimal", upper)
+                return self.decoded(enc, solver, "optimal", upper)
             # a line scoring first..U-1: the new seed line, which phase 2 tries to beat
-            actions, end = enc.decode(solver)
-            if not end.over or end.score != solver.value(enc.score):
-                raise EncodingError(f"decoded line scores {end.score} (over={end.over}), objective "
-                                    f"{solver.value(enc.score)}", deck=deck_text(state), method="cpsat")
-            seed, seed_score = actions, end.score
-            seeds["seed_score"] = seed_score
+            actions, end = self.checked_line(enc, solver)
+            self.seed, self.seed_score = actions, end.score
+            self.seeds["seed_score"] = end.score
         elif code != cp_model.INFEASIBLE:
-            return fallback(upper)
+            return self.fallback(upper)
         else:
-            upper = first - 1
-            if seed is not None and upper <= seed_score:
-                actions, end = _replay(state, seed)
-                return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
-            if upper < 0:
-                if state.game.guarded:
-                    return no_line()
-                raise EncodingError("no line at all", deck=deck_text(state), method="cpsat")
-        if (left() is not None and left() <= 0) or (dtime[0] is not None and dtime[0] <= 0):
-            return fallback(upper)
+            self.upper = first - 1
+            if self.seed is not None and self.upper <= self.seed_score:
+                return self.seed_is_optimal()
+            if self.upper < 0:
+                if self.state.game.guarded:
+                    return self.no_line()
+                raise EncodingError("no line at all", deck=deck_text(self.state), method="cpsat")
+        if self.out_of_time():
+            return self.fallback(self.upper)
+        return None
 
-    # ---- phase 2: maximise over the lines that beat the seed line (up to U) ----
-    enc, code, solver = run(seed_score + 1 if seed is not None else 0, upper, True)
-    if code == cp_model.INFEASIBLE:
-        if seed is None:  # every legal line up to U is a solution without a seed
-            if state.game.guarded:
-                return no_line()
-            raise EncodingError("the model without a seed is infeasible", deck=deck_text(state), method="cpsat")
-        actions, end = _replay(state, seed)
-        return result("optimal", end.score, end.score, actions, "cpsat: no line beats the seed line")
-    bound = solver.best_objective_bound
-    bound = upper if not math.isfinite(bound) else min(upper, math.floor(bound + 1e-6))
-    bound = max(bound, seed_score)  # lines scoring at most seed_score are outside the model
-    if code == cp_model.OPTIMAL:
-        return decoded(enc, solver, "optimal", 0)
-    if code == cp_model.FEASIBLE:
-        return decoded(enc, solver, "feasible", bound)
-    return fallback(bound)
+    def maximise(self) -> CpsatResult:
+        """Phase 2: maximise over the lines that beat the seed line (up to U)."""
+        upper, seed_score = self.upper, self.seed_score
+        enc, code, solver = self.solve(seed_score + 1 if self.seed is not None else 0, upper, True)
+        if code == cp_model.INFEASIBLE:
+            if self.seed is None:  # every legal line up to U is a solution without a seed
+                if self.state.game.guarded:
+                    return self.no_line()
+                raise EncodingError("the model without a seed is infeasible", deck=deck_text(self.state),
+                                    method="cpsat")
+            return self.seed_is_optimal()
+        best = solver.best_objective_bound
+        bound = upper if not math.isfinite(best) else min(upper, math.floor(best + 1e-6))
+        bound = max(bound, seed_score)  # lines scoring at most seed_score are outside the model
+        if code == cp_model.OPTIMAL:
+            return self.decoded(enc, solver, "optimal", 0)
+        if code == cp_model.FEASIBLE:
+            return self.decoded(enc, solver, "feasible", bound)
+        return self.fallback(bound)
 
 
 def model_accepts(state: State, line) -> bool:

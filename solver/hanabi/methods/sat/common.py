@@ -109,6 +109,13 @@ class _Data:
         self.finished0 = set() if tl is None else {p for p in range(self.N)
                                                    if (p - self.first) % self.N >= tl}
 
+    def final_turns(self) -> int:
+        """The turns of the final round still to play: a round of N once the deck runs out,
+        or the ``turns_left`` of a position already in it."""
+        if self.turns_left0 is None:
+            return self.N
+        return self.turns_left0
+
     def needed_copies(self) -> list[tuple[int, int, list[int]]]:
         """Per card type above its stack: ``(suit, rank, live copies)``."""
         groups: dict[tuple[int, int], list[int]] = {}
@@ -149,6 +156,7 @@ class Encoding:
         self.target = target
         self.model = model
         self.length = 0          # events (step model) or turns H (turn model)
+        self.steps = 0           # the step model's steps (cards left in the deck)
         self.pool = IDPool()
         self.TRUE = self.pool.id(("true",))
         self.FALSE = -self.TRUE

@@ -274,6 +274,8 @@ def sat_max(
         if r.status == "unknown":
             break
         if r.status == "sat":
+            if r.actions is None:
+                raise EncodingError("sat_max: a 'sat' answer came without its line")
             best, best_actions = _line_score(state, r.actions), r.actions
             lo = best
         else:

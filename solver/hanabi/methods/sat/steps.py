@@ -64,366 +64,464 @@ def encode_steps(state: State, target: int, *, features: frozenset[str] | None =
     ``("lost", o)``             card o is discarded or bombed (redundant: needed)
     ==========================  ===============================================================
     """
-    features = STEP_FEATURES if features is None else features
+    m = _StepModel(state, target, STEP_FEATURES if features is None else features)
+    for e in range(m.E):
+        _one_action(m, e)
+        if e < m.D:
+            _clue_run(m, e)
+        _who_acts(m, e)
+        _one_card(m, e)
+        _card_in_hand(m, e)
+        _deck_play(m, e)
+        _no_discard_at_max(m, e)
+        _final_round_clue(m, e)
+        _untouchable_cards(m, e)
+        _play_or_bomb(m, e)
+        _stacks(m, e)
+        _tokens(m, e)
+        _strikes(m, e)
+        _used_once(m, e)
+    _game_end(m)
+    if m.d.site_end:
+        _nothing_left_to_score(m)
+    _score(m)
+    _pace(m)
+    if "capacity" in m.features:
+        _hand_capacity(m)
+    if "needed" in m.features and target >= m.d.perfect:
+        _needed_cards(m.enc, m.d, m.use, m.E, m.discard.__getitem__, m.bomb.__getitem__)
+    if "symmetry" in m.features:
+        _same_cards(m)
+    return m.enc
 
-    # ---- Data -------------------------------------------------------------------------
-    d = _Data(state)
-    N, D, M, L, S = d.N, d.D, d.M, d.L, d.S
-    K, RM = d.K, d.RM
-    if D > 0 and any(len(hand) != d.hand_size for hand in d.hand0):
-        raise MalformedError("position has cards in the deck but a hand that is not full")
-    F = N if D > 0 else d.turns_left0          # turns of the final round
-    E = D + F                                  # events: D steps, then F final turns
-    last = d.deck[-1] if D else None           # the card a deck play plays
-    size_final = [d.hand_size if D > 0 else len(h) for h in d.hand0]  # hands as it begins
 
-    def candidates(e):
+# --------------------------------------------------------------------------------------
+# Data and variables
+# --------------------------------------------------------------------------------------
+class _StepModel:
+    """The step model of one position under construction: the position's facts (``d``,
+    the sizes, which cards each event may use), the CNF (``enc``) and the per-event
+    variables, as in the table of :func:`encode_steps`; counters are literals returned by
+    :meth:`run`, :meth:`clues_at`, :meth:`used`, :meth:`over` and ``stack``, ``clues``,
+    ``strikes`` (constants outside their range and at event 0)."""
+
+    def __init__(self, state: State, target: int, features: frozenset[str]):
+        self.features = features
+        self.target = target
+        d = self.d = _Data(state)
+        N, D = d.N, d.D
+        if D > 0 and any(len(hand) != d.hand_size for hand in d.hand0):
+            raise MalformedError("position has cards in the deck but a hand that is not full")
+        self.N, self.D, self.M, self.L, self.S, self.K, self.RM = N, D, d.M, d.L, d.S, d.K, d.RM
+        F = self.F = N if D > 0 else d.final_turns()      # turns of the final round
+        E = self.E = D + F                                # events: D steps, then F final turns
+        self.last = d.deck[-1] if D else None             # the card a deck play plays
+        self.size_final = [d.hand_size if D > 0 else len(h) for h in d.hand0]  # hands as it begins
+        self.cands = [self._candidates(e) for e in range(E)]
+        self.types_at = [sorted({d.card_type(o) for o in self.cands[e]}) for e in range(E)]
+
+        enc = self.enc = Encoding(d, target, "steps")
+        enc.length, enc.steps = E, D
+        TRUE, FALSE = self.TRUE, self.FALSE = enc.TRUE, enc.FALSE
+        v = self.v = enc.var
+        self.play = [v("play", e) for e in range(E)]
+        self.discard = [v("discard", e) for e in range(E)]
+        self.clue = [v("clue", e) if e >= D else FALSE for e in range(E)]
+        self.deckplay = [v("deckplay", e) if (d.deck_plays and e == D - 1) else FALSE for e in range(E)]
+        self.actor = [[v("actor", e, p) for p in range(N)] for e in range(E)]
+        self.use = {(e, o): v("use", e, o) for e in range(E) for o in self.cands[e]}
+        self.typ = {(e, s, r): v("type", e, s, r) for e in range(E) for (s, r) in self.types_at[e]}
+        self.bomb = [v("bomb", e) for e in range(E)]
+        self.gain = [v("gain", e) for e in range(E)]
+        self.complete = [[v("complete", e, s) for s in range(self.S)] for e in range(E)]
+        self.runmod = [[v("runmod", e, m) for m in range(N)] if e < D else [TRUE] + [FALSE] * (N - 1)
+                       for e in range(E)]
+        self.stack, self.clues, self.strikes = _counters(enc, d)
+
+    def _candidates(self, e: int) -> list[int]:
         """The cards event e may use: dealt ones (their holder must act), deck cards
         drawn at earlier steps, and at the last step the last card from the deck."""
+        d = self.d
         cands = [o for o in d.live if o in d.owner0 or d.deck_index[o] < e]
-        if d.deck_plays and e == D - 1:
-            cands.append(last)
+        if d.deck_plays and e == self.D - 1 and self.last is not None:
+            cands.append(self.last)
         return cands
 
-    cands = [candidates(e) for e in range(E)]
-    types_at = [sorted({d.card_type(o) for o in cands[e]}) for e in range(E)]
+    def type_lit(self, e: int, s: int, r: int) -> int:
+        return self.typ.get((e, s, r), self.FALSE)
 
-    enc = Encoding(d, target, "steps")
-    enc.length, enc.steps = E, D
-    TRUE, FALSE = enc.TRUE, enc.FALSE
-    v = enc.var
-
-    # ---- Variables --------------------------------------------------------------------
-    play = [v("play", e) for e in range(E)]
-    discard = [v("discard", e) for e in range(E)]
-    clue = [v("clue", e) if e >= D else FALSE for e in range(E)]
-    deckplay = [v("deckplay", e) if (d.deck_plays and e == D - 1) else FALSE for e in range(E)]
-    actor = [[v("actor", e, p) for p in range(N)] for e in range(E)]
-    use = {(e, o): v("use", e, o) for e in range(E) for o in cands[e]}
-    typ = {(e, s, r): v("type", e, s, r) for e in range(E) for (s, r) in types_at[e]}
-    bomb = [v("bomb", e) for e in range(E)]
-    gain = [v("gain", e) for e in range(E)]
-    complete = [[v("complete", e, s) for s in range(S)] for e in range(E)]
-    runmod = [[v("runmod", e, m) for m in range(N)] if e < D else [TRUE] + [FALSE] * (N - 1)
-              for e in range(E)]
-
-    def type_lit(e, s, r):
-        return typ.get((e, s, r), FALSE)
-
-    def run(e, c):
+    def run(self, e: int, c: int) -> int:
         if c <= 0:
-            return TRUE
-        return v("run", e, c) if (e < D and c <= RM) else FALSE
+            return self.TRUE
+        return self.v("run", e, c) if (e < self.D and c <= self.RM) else self.FALSE
 
-    def over(e):
-        return FALSE if e == 0 else v("over", e)
+    def over(self, e: int) -> int:
+        return self.FALSE if e == 0 else self.v("over", e)
 
-    stack, clues, strikes = _counters(enc, d)
-
-    def clues_at(e, i):
-        if e >= D:                             # no clue runs in the final round
-            return clues(e, i)
+    def clues_at(self, e: int, i: int) -> int:
+        if e >= self.D:                        # no clue runs in the final round
+            return self.clues(e, i)
         if i <= 0:
-            return TRUE
-        return v("clues_at", e, i) if i <= M else FALSE
+            return self.TRUE
+        return self.v("clues_at", e, i) if i <= self.M else self.FALSE
 
-    def used(e, o):
-        return FALSE if e == 0 else v("used", e, o)
+    def used(self, e: int, o: int) -> int:
+        return self.FALSE if e == 0 else self.v("used", e, o)
 
-    # ---- Constraints ------------------------------------------------------------------
-    for e in range(E):
-        step = e < D
-        kp, kd, kc, dp = play[e], discard[e], clue[e], deckplay[e]
+    def prev_actor(self, e: int, p: int) -> int:
+        """Player p acted last before event e (before event 0: the player before the
+        position's current one)."""
+        if e == 0:
+            return self.TRUE if (p + 1) % self.N == self.d.first else self.FALSE
+        return self.actor[e - 1][p]
 
-        # One action per event: a step is a play or a discard (the removal); a final turn
-        # is a play, a discard or a clue; once the game is over, nothing happens.
-        enc.exactly_one([kp, kd, kc, over(e)])
 
-        # The clue run before a step: each clue costs a token (K units), so there are at
-        # most as many as the tokens pay for, and units after the run = units before - K x
-        # its length. A run of c clues moves the turn on c places, so only c modulo N
-        # matters for who acts.
-        if step:
-            for c in range(1, M + 1):  # (one loop: with K = 1 the clauses come in the order they always did)
-                if c <= RM:
-                    enc.implies([run(e, c)], [run(e, c - 1)])
-                    enc.implies([run(e, c)], [clues(e, K * c)])
-                    enc.implies([run(e, c)], [-over(e)])
-                enc.implies([clues_at(e, c)], [clues_at(e, c - 1)])
-            for a in range(M + 1):
-                for b in range(RM + 1):
-                    # units >= a+Kb and run <= b  ->  after >= a;  after >= a and run >= b
-                    # ->  units >= a+Kb
-                    if a >= 1:
-                        enc.implies([clues(e, a + K * b), -run(e, b + 1)], [clues_at(e, a)])
-                    enc.implies([clues_at(e, a), run(e, b)], [clues(e, a + K * b)])
-            for m in range(N):
-                exact = []
-                for c in range(m, RM + 1, N):
-                    x = v("runis", e, c)
-                    enc.iff_and(x, [run(e, c), -run(e, c + 1)])
-                    exact.append(x)
-                enc.iff_or(runmod[e][m], exact)
+# --------------------------------------------------------------------------------------
+# Constraints, event by event
+# --------------------------------------------------------------------------------------
+def _one_action(m: _StepModel, e: int) -> None:
+    """One action per event: a step is a play or a discard (the removal); a final turn is
+    a play, a discard or a clue; once the game is over, nothing happens."""
+    m.enc.exactly_one([m.play[e], m.discard[e], m.clue[e], m.over(e)])
 
-        # Who acts: the player after the previous event's actor, moved on by the run
-        # (the position's current player acts first).
-        enc.exactly_one(actor[e])
-        for p in range(N):
-            prev = (TRUE if (p + 1) % N == d.first else FALSE) if e == 0 else actor[e - 1][p]
-            for m in range(N):
-                enc.implies([prev, runmod[e][m]], [actor[e][(p + 1 + m) % N]])
 
-        # A play or discard uses exactly one card; a clue or a no-op uses none.
-        here = [use[e, o] for o in cands[e]]
-        enc.add([-kp] + here)
-        enc.add([-kd] + here)
-        for lit in here:
-            enc.add([-lit, kp, kd])
-        enc.at_most(here, 1)
-        for (s, r) in types_at[e]:
-            enc.iff_or(typ[e, s, r], [use[e, o] for o in cands[e] if d.card_type(o) == (s, r)])
+def _clue_run(m: _StepModel, e: int) -> None:
+    """The clue run before a step: each clue costs a token (K units), so there are at most
+    as many as the tokens pay for, and units after the run = units before - K x its
+    length. A run of c clues moves the turn on c places, so only c modulo N matters for
+    who acts."""
+    enc, run, clues, clues_at, K = m.enc, m.run, m.clues, m.clues_at, m.K
+    for c in range(1, m.M + 1):  # (one loop: with K = 1 the clauses come in the order they always did)
+        if c <= m.RM:
+            enc.implies([run(e, c)], [run(e, c - 1)])
+            enc.implies([run(e, c)], [clues(e, K * c)])
+            enc.implies([run(e, c)], [-m.over(e)])
+        enc.implies([clues_at(e, c)], [clues_at(e, c - 1)])
+    for a in range(m.M + 1):
+        for b in range(m.RM + 1):
+            # units >= a+Kb and run <= b  ->  after >= a;  after >= a and run >= b
+            # ->  units >= a+Kb
+            if a >= 1:
+                enc.implies([clues(e, a + K * b), -run(e, b + 1)], [clues_at(e, a)])
+            enc.implies([clues_at(e, a), run(e, b)], [clues(e, a + K * b)])
+    for mod in range(m.N):
+        exact = []
+        for c in range(mod, m.RM + 1, m.N):
+            x = m.v("runis", e, c)
+            enc.iff_and(x, [run(e, c), -run(e, c + 1)])
+            exact.append(x)
+        enc.iff_or(m.runmod[e][mod], exact)
 
-        # Only a card in the actor's hand can be used: one dealt to the actor, or deck
-        # card j drawn by the actor at step j < e; and not one used before.
-        for o in cands[e]:
-            u = use[e, o]
-            enc.implies([u], [-used(e, o)])
-            if o in d.owner0:
-                enc.implies([u], [actor[e][d.owner0[o]]])
-            elif o == last and e == D - 1:
-                enc.implies([u], [dp])
-            else:
-                j = d.deck_index[o]
-                for p in range(N):
-                    enc.implies([u, actor[j][p]], [actor[e][p]])
 
-        # Deck plays: at the last step, the actor may play the last card straight from the
-        # deck (a play of that card; nobody draws it).
-        if dp != FALSE:
-            enc.implies([dp], [kp])
-            enc.implies([dp], [use[e, last]])
+def _who_acts(m: _StepModel, e: int) -> None:
+    """Who acts: the player after the previous event's actor, moved on by the run (the
+    position's current player acts first)."""
+    N = m.N
+    m.enc.exactly_one(m.actor[e])
+    for p in range(N):
+        prev = m.prev_actor(e, p)
+        for mod in range(N):
+            m.enc.implies([prev, m.runmod[e][mod]], [m.actor[e][(p + 1 + mod) % N]])
 
-        # No discard when all clue tokens are available (except with inverted suits, where
-        # it gains none: the token counter stops at the maximum).
-        if not d.discard_at_max:
-            enc.implies([kd], [-clues_at(e, M)])
 
-        # A clue in the final round costs a token and, unless empty clues are allowed,
-        # needs another player holding a card (here every card is touched by some clue; the
-        # variants with cards no clue touches are the block after this one; Game.free_clues:
-        # a clue may touch nothing). A hand loses its card when its holder plays or
-        # discards in the final round (once at most), so only one-card hands can run out.
-        # Before the final round every hand is full, so a clue run always has a player to clue.
-        if kc != FALSE:
-            enc.implies([kc], [clues_at(e, K)])
-            if not d.empty_clues and d.all_touchable:
-                for p in range(N):
-                    others = []
-                    for q in range(N):
-                        if q != p and size_final[q] >= 2:
-                            others = [TRUE]
-                            break
-                        if q != p and size_final[q] == 1:
-                            others.append(-v("emptied", e, q) if e > D else TRUE)
-                    enc.implies([kc, actor[e][p]], others)
-                for q in range(N):
-                    if size_final[q] == 1:
-                        cur = v("emptied", e, q) if e > D else FALSE
-                        nxt = v("emptied", e + 1, q)
-                        enc.implies([cur], [nxt])
-                        enc.implies([actor[e][q], kp], [nxt])
-                        enc.implies([actor[e][q], kd], [nxt])
-                        enc.implies([nxt], [cur, actor[e][q]])
-                        enc.implies([nxt], [cur, kp, kd])
+def _one_card(m: _StepModel, e: int) -> None:
+    """A play or discard uses exactly one card; a clue or a no-op uses none. The card's
+    type is the type of the card used."""
+    enc, kp, kd = m.enc, m.play[e], m.discard[e]
+    here = [m.use[e, o] for o in m.cands[e]]
+    enc.add([-kp] + here)
+    enc.add([-kd] + here)
+    for lit in here:
+        enc.add([-lit, kp, kd])
+    enc.at_most(here, 1)
+    for (s, r) in m.types_at[e]:
+        enc.iff_or(m.typ[e, s, r], [m.use[e, o] for o in m.cands[e] if m.d.card_type(o) == (s, r)])
 
-        # Cards no clue touches (unless a clue may touch nothing): a clue needs another
-        # player holding a card some clue touches. ("touchable", e, q): q holds one at
-        # event e — a dealt card not yet used, or deck card j < e, drawn by the actor of
-        # step j, not yet used ("holds", e, j, q). Hands do not change during a clue run,
-        # whose k-th clue is given by the player k seats after the previous actor.
-        if not d.empty_clues and not d.all_touchable:
-            tch = [v("touchable", e, q) for q in range(N)]
-            for q in range(N):
-                mine = [-used(e, o) for o in d.hand0[q] if d.touchable[o]]
-                for j in range(min(e, D)):
-                    o = d.deck[j]
-                    if d.touchable[o]:
-                        x = v("holds", e, j, q)
-                        enc.implies([x], [actor[j][q]])
-                        enc.implies([x], [-used(e, o)])
-                        mine.append(x)
-                enc.add([-tch[q]] + mine)
-            if step:
-                for p in range(N):
-                    prev = (TRUE if (p + 1) % N == d.first else FALSE) if e == 0 else actor[e - 1][p]
-                    for k in range(1, RM + 1):
-                        g = (p + k) % N
-                        enc.add([-prev, -run(e, k)] + [tch[q] for q in range(N) if q != g])
-            elif kc != FALSE:
-                for p in range(N):
-                    enc.add([-kc, -actor[e][p]] + [tch[q] for q in range(N) if q != p])
 
-        # A play succeeds when the card's rank is one above its stack; otherwise it is a
-        # bomb (a strike; the card is lost).
-        enc.implies([bomb[e]], [kp])
-        for (s, r) in types_at[e]:
-            ty, below, here_ = typ[e, s, r], stack(e, s, r - 1), stack(e, s, r)
-            enc.implies([kp, ty, -below], [bomb[e]])
-            enc.implies([kp, ty, here_], [bomb[e]])
-            enc.implies([kp, ty, below, -here_], [-bomb[e]])
-            if (s, r) in d.guard:
-                _guard(enc, d, stack, e, kp, ty, s, r)
+def _card_in_hand(m: _StepModel, e: int) -> None:
+    """Only a card in the actor's hand can be used: one dealt to the actor, or deck card j
+    drawn by the actor at step j < e; and not one used before."""
+    d, enc = m.d, m.enc
+    for o in m.cands[e]:
+        u = m.use[e, o]
+        enc.implies([u], [-m.used(e, o)])
+        if o in d.owner0:
+            enc.implies([u], [m.actor[e][d.owner0[o]]])
+        elif o == m.last and e == m.D - 1:
+            enc.implies([u], [m.deckplay[e]])
+        else:
+            j = d.deck_index[o]
+            for p in range(m.N):
+                enc.implies([u, m.actor[j][p]], [m.actor[e][p]])
 
-        # Stacks: suit s reaches h exactly when a card of suit s and rank h is played on a
-        # stack at h-1.
-        for s in range(S):
-            for h in range(1, d.max_rank[s] + 1):
-                nxt, cur, below = v("stack", e + 1, s, h), stack(e, s, h), stack(e, s, h - 1)
-                ty = type_lit(e, s, h)
-                enc.implies([cur], [nxt])
-                enc.implies([kp, ty, below], [nxt])
-                enc.implies([nxt], [cur, kp])
-                enc.implies([nxt], [cur, ty])
-                enc.implies([nxt], [cur, below])
-                enc.implies([nxt], [stack(e + 1, s, h - 1)])
 
-        # A discard brings a unit back, and so does completing a suit (its max rank; not
-        # in Throw It in a Hole).
-        for s in range(S):
-            top = d.max_rank[s]
-            enc.iff_and(complete[e][s], [stack(e + 1, s, top), -stack(e, s, top)])
-        enc.iff_or(gain[e], [kd] + (complete[e] if d.stack_token else []))
+def _deck_play(m: _StepModel, e: int) -> None:
+    """Deck plays: at the last step, the actor may play the last card straight from the
+    deck (a play of that card; nobody draws it)."""
+    dp = m.deckplay[e]
+    if dp != m.FALSE and m.last is not None:
+        m.enc.implies([dp], [m.play[e]])
+        m.enc.implies([dp], [m.use[e, m.last]])
 
-        # Units after the event: one more after a gain (none beyond the maximum), K fewer
-        # after a final-round clue, else unchanged. (A gain and a clue never meet.)
-        for i in range(1, M + 1):
-            nxt = v("clues", e + 1, i)
-            up, same, down = clues_at(e, i - 1), clues_at(e, i), clues_at(e, i + K)
-            enc.implies([gain[e], up], [nxt])
-            enc.implies([gain[e], nxt], [up])
-            enc.implies([kc, down], [nxt])
-            enc.implies([kc, nxt], [down])
-            enc.implies([-gain[e], -kc, same], [nxt])
-            enc.implies([-gain[e], -kc, nxt], [same])
 
-        # Strikes: one more after a bomb.
-        for i in range(1, L + 1):
-            nxt, cur, below = v("strikes", e + 1, i), strikes(e, i), strikes(e, i - 1)
+def _no_discard_at_max(m: _StepModel, e: int) -> None:
+    """No discard when all clue tokens are available (except with inverted suits, where it
+    gains none: the token counter stops at the maximum)."""
+    if not m.d.discard_at_max:
+        m.enc.implies([m.discard[e]], [-m.clues_at(e, m.M)])
+
+
+def _final_round_clue(m: _StepModel, e: int) -> None:
+    """A clue in the final round costs a token and, unless empty clues are allowed, needs
+    another player holding a card (here every card is touched by some clue; the variants
+    with cards no clue touches are :func:`_untouchable_cards`; Game.free_clues: a clue may
+    touch nothing). A hand loses its card when its holder plays or discards in the final
+    round (once at most), so only one-card hands can run out. Before the final round every
+    hand is full, so a clue run always has a player to clue."""
+    d, enc, kc, D = m.d, m.enc, m.clue[e], m.D
+    if kc == m.FALSE:
+        return
+    enc.implies([kc], [m.clues_at(e, m.K)])
+    if d.empty_clues or not d.all_touchable:
+        return
+    size_final, actor, v = m.size_final, m.actor, m.v
+    for p in range(m.N):
+        others = []
+        for q in range(m.N):
+            if q != p and size_final[q] >= 2:
+                others = [m.TRUE]
+                break
+            if q != p and size_final[q] == 1:
+                others.append(-v("emptied", e, q) if e > D else m.TRUE)
+        enc.implies([kc, actor[e][p]], others)
+    kp, kd = m.play[e], m.discard[e]
+    for q in range(m.N):
+        if size_final[q] == 1:
+            cur = v("emptied", e, q) if e > D else m.FALSE
+            nxt = v("emptied", e + 1, q)
             enc.implies([cur], [nxt])
-            enc.implies([bomb[e], below], [nxt])
-            enc.implies([nxt], [cur, bomb[e]])
+            enc.implies([actor[e][q], kp], [nxt])
+            enc.implies([actor[e][q], kd], [nxt])
+            enc.implies([nxt], [cur, actor[e][q]])
+            enc.implies([nxt], [cur, kp, kd])
+
+
+def _untouchable_cards(m: _StepModel, e: int) -> None:
+    """Cards no clue touches (unless a clue may touch nothing): a clue needs another player
+    holding a card some clue touches. ("touchable", e, q): q holds one at event e — a dealt
+    card not yet used, or deck card j < e, drawn by the actor of step j, not yet used
+    ("holds", e, j, q). Hands do not change during a clue run, whose k-th clue is given by
+    the player k seats after the previous actor."""
+    d, enc, v, N = m.d, m.enc, m.v, m.N
+    if d.empty_clues or d.all_touchable:
+        return
+    tch = [v("touchable", e, q) for q in range(N)]
+    for q in range(N):
+        mine = [-m.used(e, o) for o in d.hand0[q] if d.touchable[o]]
+        for j in range(min(e, m.D)):
+            o = d.deck[j]
+            if d.touchable[o]:
+                x = v("holds", e, j, q)
+                enc.implies([x], [m.actor[j][q]])
+                enc.implies([x], [-m.used(e, o)])
+                mine.append(x)
+        enc.add([-tch[q]] + mine)
+    kc = m.clue[e]
+    if e < m.D:
+        for p in range(N):
+            prev = m.prev_actor(e, p)
+            for k in range(1, m.RM + 1):
+                g = (p + k) % N
+                enc.add([-prev, -m.run(e, k)] + [tch[q] for q in range(N) if q != g])
+    elif kc != m.FALSE:
+        for p in range(N):
+            enc.add([-kc, -m.actor[e][p]] + [tch[q] for q in range(N) if q != p])
+
+
+def _play_or_bomb(m: _StepModel, e: int) -> None:
+    """A play succeeds when the card's rank is one above its stack; otherwise it is a bomb
+    (a strike; the card is lost)."""
+    enc, kp, bomb, stack = m.enc, m.play[e], m.bomb[e], m.stack
+    enc.implies([bomb], [kp])
+    for (s, r) in m.types_at[e]:
+        ty, below, here_ = m.typ[e, s, r], stack(e, s, r - 1), stack(e, s, r)
+        enc.implies([kp, ty, -below], [bomb])
+        enc.implies([kp, ty, here_], [bomb])
+        enc.implies([kp, ty, below, -here_], [-bomb])
+        if (s, r) in m.d.guard:
+            _guard(enc, m.d, stack, e, kp, ty, s, r)
+
+
+def _stacks(m: _StepModel, e: int) -> None:
+    """Stacks: suit s reaches h exactly when a card of suit s and rank h is played on a
+    stack at h-1."""
+    enc, kp, stack = m.enc, m.play[e], m.stack
+    for s in range(m.S):
+        for h in range(1, m.d.max_rank[s] + 1):
+            nxt, cur, below = m.v("stack", e + 1, s, h), stack(e, s, h), stack(e, s, h - 1)
+            ty = m.type_lit(e, s, h)
+            enc.implies([cur], [nxt])
+            enc.implies([kp, ty, below], [nxt])
+            enc.implies([nxt], [cur, kp])
+            enc.implies([nxt], [cur, ty])
             enc.implies([nxt], [cur, below])
+            enc.implies([nxt], [stack(e + 1, s, h - 1)])
 
-        # A card is used once: used after this event = used before, or used now.
-        for o in d.live:
-            enc.iff_or(v("used", e + 1, o), [used(e, o), use.get((e, o), FALSE)])
 
-    # The game ends at the strike limit or when every stack is complete (every later
-    # event is then a no-op, so nothing changes), and in any case after the final round,
-    # the last event.
-    for e in range(1, E + 1):
+def _tokens(m: _StepModel, e: int) -> None:
+    """A discard brings a unit back, and so does completing a suit (its max rank; not in
+    Throw It in a Hole). Units after the event: one more after a gain (none beyond the
+    maximum), K fewer after a final-round clue, else unchanged. (A gain and a clue never
+    meet.)"""
+    d, enc, stack, gain, kc = m.d, m.enc, m.stack, m.gain[e], m.clue[e]
+    for s in range(m.S):
+        top = d.max_rank[s]
+        enc.iff_and(m.complete[e][s], [stack(e + 1, s, top), -stack(e, s, top)])
+    enc.iff_or(gain, [m.discard[e]] + (m.complete[e] if d.stack_token else []))
+    for i in range(1, m.M + 1):
+        nxt = m.v("clues", e + 1, i)
+        up, same, down = m.clues_at(e, i - 1), m.clues_at(e, i), m.clues_at(e, i + m.K)
+        enc.implies([gain, up], [nxt])
+        enc.implies([gain, nxt], [up])
+        enc.implies([kc, down], [nxt])
+        enc.implies([kc, nxt], [down])
+        enc.implies([-gain, -kc, same], [nxt])
+        enc.implies([-gain, -kc, nxt], [same])
+
+
+def _strikes(m: _StepModel, e: int) -> None:
+    """Strikes: one more after a bomb."""
+    enc, bomb = m.enc, m.bomb[e]
+    for i in range(1, m.L + 1):
+        nxt, cur, below = m.v("strikes", e + 1, i), m.strikes(e, i), m.strikes(e, i - 1)
+        enc.implies([cur], [nxt])
+        enc.implies([bomb, below], [nxt])
+        enc.implies([nxt], [cur, bomb])
+        enc.implies([nxt], [cur, below])
+
+
+def _used_once(m: _StepModel, e: int) -> None:
+    """A card is used once: used after this event = used before, or used now."""
+    for o in m.d.live:
+        m.enc.iff_or(m.v("used", e + 1, o), [m.used(e, o), m.use.get((e, o), m.FALSE)])
+
+
+# --------------------------------------------------------------------------------------
+# Constraints on the whole game
+# --------------------------------------------------------------------------------------
+def _game_end(m: _StepModel) -> None:
+    """The game ends at the strike limit or when every stack is complete (every later event
+    is then a no-op, so nothing changes), and in any case after the final round, the last
+    event. hanab.live also ends the game once nothing more can be scored (Game.site_end):
+    the game may stop at event e only then ("done", e), and once stopped it stays so.
+    Stopping changes no score; it spares the moves that would follow (a forced misplay)."""
+    d, enc, v = m.d, m.enc, m.v
+    for e in range(1, m.E + 1):
         allc = v("allcomplete", e)
-        enc.iff_and(allc, [stack(e, s, d.max_rank[s]) for s in range(S)])
+        enc.iff_and(allc, [m.stack(e, s, d.max_rank[s]) for s in range(m.S)])
         if not d.site_end:
-            enc.iff_or(over(e), [strikes(e, L), allc])
+            enc.iff_or(m.over(e), [m.strikes(e, m.L), allc])
             continue
-        # hanab.live also ends the game once nothing more can be scored (Game.site_end):
-        # the game may stop at event e only then ("done", e), and once stopped it stays so.
-        # Stopping changes no score; it spares the moves that would follow (a forced misplay).
-        _over_or_done(enc, over(e), over(e - 1), [strikes(e, L), allc], v("done", e))
+        _over_or_done(enc, m.over(e), m.over(e - 1), [m.strikes(e, m.L), allc], v("done", e))
 
-    # What "done" needs: every incomplete stack's next card is gone — each copy discarded
-    # or bombed (used while its stack is below it) or, from the second final-round turn
-    # on, held by a player who has had their last turn: one who acted in the final round
-    # (deck card j is held by the actor of step j), or, when the position is in the final
-    # round already, one who acted before it.
-    if d.site_end:
-        needed = d.needed_copies()
-        for e in range(1, E + 1):
-            dn = v("done", e)
-            final = D == 0 or e > D
-            acted = {}
-            if final:
-                for p in range(N):
-                    if p in d.finished0:
-                        acted[p] = TRUE
-                    else:
-                        x = acted[p] = v("acted", e, p)
-                        enc.add([-x] + [actor[e2][p] for e2 in range(D, e)])
-            for s, r, copies in needed:
-                gap = [-dn, -stack(e, s, r - 1), stack(e, s, r)]
-                for o in copies:
-                    gone = gap + [used(e, o)]
-                    if not final:
-                        enc.add(gone)
-                    elif o in d.owner0:
-                        enc.add(gone + [acted[d.owner0[o]]])
-                    else:
-                        j = d.deck_index[o]
-                        for p in range(N):
-                            enc.add(gone + [-actor[j][p], acted[p]])
 
-    # The score: the stacks at the end add up to at least the target; a strikeout scores
-    # 0 (unless the rules keep the stacks), so a line to a positive target never strikes
-    # out.
-    enc.at_least([stack(E, s, h) for s in range(S) for h in range(1, d.max_rank[s] + 1)], target)
+def _nothing_left_to_score(m: _StepModel) -> None:
+    """What "done" needs: every incomplete stack's next card is gone — each copy discarded
+    or bombed (used while its stack is below it) or, from the second final-round turn on,
+    held by a player who has had their last turn: one who acted in the final round (deck
+    card j is held by the actor of step j), or, when the position is in the final round
+    already, one who acted before it."""
+    d, enc, v, N, D = m.d, m.enc, m.v, m.N, m.D
+    needed = d.needed_copies()
+    for e in range(1, m.E + 1):
+        dn = v("done", e)
+        final = D == 0 or e > D
+        acted = {}
+        if final:
+            for p in range(N):
+                if p in d.finished0:
+                    acted[p] = m.TRUE
+                else:
+                    x = acted[p] = v("acted", e, p)
+                    enc.add([-x] + [m.actor[e2][p] for e2 in range(D, e)])
+        for s, r, copies in needed:
+            gap = [-dn, -m.stack(e, s, r - 1), m.stack(e, s, r)]
+            for o in copies:
+                gone = gap + [m.used(e, o)]
+                if not final:
+                    enc.add(gone)
+                elif o in d.owner0:
+                    enc.add(gone + [acted[d.owner0[o]]])
+                else:
+                    j = d.deck_index[o]
+                    for p in range(N):
+                        enc.add(gone + [-m.actor[j][p], acted[p]])
+
+
+def _score(m: _StepModel) -> None:
+    """The score: the stacks at the end add up to at least the target; a strikeout scores
+    0 (unless the rules keep the stacks), so a line to a positive target never strikes
+    out."""
+    d, enc, E, target = m.d, m.enc, m.E, m.target
+    enc.at_least([m.stack(E, s, h) for s in range(m.S) for h in range(1, d.max_rank[s] + 1)], target)
     if target >= 1 and not d.strikeout_keeps_stacks:
         for e in range(1, E + 1):
-            enc.add([-strikes(e, L)])
+            enc.add([-m.strikes(e, m.L)])
 
-    # Pace (redundant): every successful play is made at a step or in the final round,
-    # so at most score0 + D + F - target steps may waste their removal (a discard or a
-    # bomb) — hanab.live's pace, measured against the target.
-    budget = d.score0 + D + F - target
+
+def _pace(m: _StepModel) -> None:
+    """Pace (redundant): every successful play is made at a step or in the final round, so
+    at most score0 + D + F - target steps may waste their removal (a discard or a bomb) —
+    hanab.live's pace, measured against the target. (A negative budget is not redundant:
+    the target is out of reach.)"""
+    budget = m.d.score0 + m.D + m.F - m.target
     if budget < 0:
-        enc.add([])
-    elif "pace" in features:
-        waste = [v("waste", e) for e in range(D)]
-        for e in range(D):
-            enc.implies([discard[e]], [waste[e]])
-            enc.implies([bomb[e]], [waste[e]])
-        enc.at_most(waste, budget)
+        m.enc.add([])
+    elif "pace" in m.features:
+        waste = [m.v("waste", e) for e in range(m.D)]
+        for e in range(m.D):
+            m.enc.implies([m.discard[e]], [waste[e]])
+            m.enc.implies([m.bomb[e]], [waste[e]])
+        m.enc.at_most(waste, budget)
 
-    # Hand capacity (redundant): until the deck runs out, each player holds exactly a
-    # hand's worth of cards; here: at most that many dealt and drawn cards not yet used.
-    # A card is drawn at its step only if the game was not already over then (a no-op
-    # step draws nothing).
-    if "capacity" in features:
-        for e in range(1, D):
-            for p in range(N):
-                lits = [-used(e, o) for o in d.hand0[p]]
-                for j in range(e):
-                    x = v("held", e, d.deck[j], p)
-                    enc.implies([actor[j][p], -used(e, d.deck[j]), -over(j)], [x])
-                    lits.append(x)
-                enc.at_most(lits, d.hand_size)
 
-    # Needed cards (redundant, perfect target only): every card not yet played is needed,
-    # so for each one, not all of its copies may be discarded or bombed.
-    if "needed" in features and target >= d.perfect:
-        _needed_cards(enc, d, use, E, discard.__getitem__, bomb.__getitem__)
+def _hand_capacity(m: _StepModel) -> None:
+    """Hand capacity (redundant): until the deck runs out, each player holds exactly a
+    hand's worth of cards; here: at most that many dealt and drawn cards not yet used. A
+    card is drawn at its step only if the game was not already over then (a no-op step
+    draws nothing)."""
+    d, enc = m.d, m.enc
+    for e in range(1, m.D):
+        for p in range(m.N):
+            lits = [-m.used(e, o) for o in d.hand0[p]]
+            for j in range(e):
+                x = m.v("held", e, d.deck[j], p)
+                enc.implies([m.actor[j][p], -m.used(e, d.deck[j]), -m.over(j)], [x])
+                lits.append(x)
+            enc.at_most(lits, d.hand_size)
 
-    # Symmetry: two cards of the same suit and rank are interchangeable, so when both are
-    # in the actor's hand the older one (lower order) is used first. Any line can be made
-    # to obey this by swapping the two cards' names from the first event that breaks it
-    # on: both stay in one hand, so every later use stays legal and the outcome is the
-    # same. (A deck play is left alone.)
-    if "symmetry" in features:
-        for group in d.copies():
-            for i, k1 in enumerate(group):
-                for k2 in group[i + 1:]:
-                    for e in range(E):
-                        if (e, k1) not in use or (e, k2) not in use or (k2 == last and e == D - 1):
-                            continue
-                        for p in range(N):
-                            if k1 in d.owner0:
-                                if d.owner0[k1] != p:
-                                    continue
-                                drawn_by_p = []
-                            else:
-                                drawn_by_p = [-actor[d.deck_index[k1]][p]]
-                            enc.add([-use[e, k2], -actor[e][p], used(e, k1)] + drawn_by_p)
-    return enc
+
+def _same_cards(m: _StepModel) -> None:
+    """Symmetry: two cards of the same suit and rank are interchangeable, so when both are
+    in the actor's hand the older one (lower order) is used first. Any line can be made to
+    obey this by swapping the two cards' names from the first event that breaks it on:
+    both stay in one hand, so every later use stays legal and the outcome is the same. (A
+    deck play is left alone.)"""
+    d, use = m.d, m.use
+    for group in d.copies():
+        for i, k1 in enumerate(group):
+            for k2 in group[i + 1:]:
+                for e in range(m.E):
+                    if (e, k1) not in use or (e, k2) not in use or (k2 == m.last and e == m.D - 1):
+                        continue
+                    for p in range(m.N):
+                        if k1 in d.owner0:
+                            if d.owner0[k1] != p:
+                                continue
+                            drawn_by_p = []
+                        else:
+                            drawn_by_p = [-m.actor[d.deck_index[k1]][p]]
+                        m.enc.add([-use[e, k2], -m.actor[e][p], m.used(e, k1)] + drawn_by_p)
 
 
 def _decode_steps(enc: Encoding, true: set[int]) -> list[Action]:
