@@ -123,7 +123,7 @@ MECHANICS = (  # (label, test on the site's variant object and its suits' flags)
 
 
 def summary(site: Path) -> str:
-    """README's table: per mechanic, how many of the site's variants have it and how many
+    """The table of docs/rules.md: per mechanic, how many of the site's variants have it and how many
     of those the engine supports (asked of the engine, by name)."""
     sys.path.insert(0, str(ROOT))
     from solver.hanabi.rules.sitevariants import refusal
@@ -143,7 +143,7 @@ def summary(site: Path) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--summary", action="store_true", help="print README's table of mechanics (from the engine)")
+    ap.add_argument("--summary", action="store_true", help="print docs/rules.md's table of mechanics")
     ap.add_argument("--site", type=Path, default=SHARED, help="folder with variants.json and suits.json")
     ap.add_argument("--colors", type=Path, default=COLORS, help="the site's colors.json")
     ap.add_argument("--commit", default=DEFAULT_COMMIT, help="the site's commit the files come from")

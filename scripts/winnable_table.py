@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's table of winnable hanab.live seeds: runs ``hanabi analyse`` on the first
+"""The table of winnable hanab.live seeds (docs/winnable.md): runs ``hanabi analyse`` on the first
 N seeds of each group (resumable: a rerun only solves what is missing), then solves the
 decks that are not exact (bounds apart, or a bound proved by one method only) again with
 a longer time limit (``--redo-open --timeout CONFIRM``), then the decks whose winnability

@@ -323,18 +323,18 @@ def test_report_never_writes(tmp_path):
     assert db.read_bytes() == before
 
 
-def test_readme_block_is_written_between_its_markers(tmp_path):
+def test_stats_block_is_written_between_its_markers(tmp_path):
     sys.path.insert(0, str(REPO / "scripts"))
-    import hand_stats_readme
+    import hand_stats_block
 
     db = tmp_path / "r.sqlite"
     with HandStore(db, FULL) as st:
         for seed in QUICK_SEEDS:
             st.add(analyse_deal(seed, FULL))
     readme = tmp_path / "README.md"
-    readme.write_text(f"before\n{hand_stats_readme.BEGIN}\nOLD-BLOCK\n{hand_stats_readme.END}\nafter\n")
+    readme.write_text(f"before\n{hand_stats_block.BEGIN}\nOLD-BLOCK\n{hand_stats_block.END}\nafter\n")
     data = tmp_path / "deals"
-    hand_stats_readme.main([str(db), "--readme", str(readme), "--plots", str(tmp_path / "p"), "--data", str(data)])
+    hand_stats_block.main([str(db), "--page", str(readme), "--plots", str(tmp_path / "p"), "--data", str(data)])
     # the rows behind the block, published as export files: one per block of seeds, and
     # importing them gives the store back
     assert sorted(p.name for p in data.iterdir()) == ["seeds-0000001-0010000.jsonl.gz"]
@@ -342,15 +342,15 @@ def test_readme_block_is_written_between_its_markers(tmp_path):
     assert run_hand("import", *data.iterdir(), "--db", back).exit_code == 0
     assert rows_of(back) == rows_of(db)
     text = readme.read_text()
-    assert text.startswith(f"before\n{hand_stats_readme.BEGIN}\n2 deals (2 seeds between 12 and 19), 2 fully decided.")
-    assert text.endswith(f"{hand_stats_readme.END}\nafter\n") and "OLD-BLOCK" not in text
+    assert text.startswith(f"before\n{hand_stats_block.BEGIN}\n2 deals (2 seeds between 12 and 19), 2 fully decided.")
+    assert text.endswith(f"{hand_stats_block.END}\nafter\n") and "OLD-BLOCK" not in text
     assert "| leader | 2 |" in text and len(list((tmp_path / "p").iterdir())) == 3
 
 
-def test_readme_data_files_follow_seed_blocks(tmp_path):
+def test_stats_data_files_follow_seed_blocks(tmp_path):
     """Seeds 10000 and 10001 lie in two blocks: two files, each holding its own rows."""
     sys.path.insert(0, str(REPO / "scripts"))
-    import hand_stats_readme
+    import hand_stats_block
 
     low = SeatRow(0, 8, (), (-160,) * 9, 0, -160)
     db = tmp_path / "blocks.sqlite"
@@ -358,7 +358,7 @@ def test_readme_data_files_follow_seed_blocks(tmp_path):
         for seed in (10_000, 10_001, 25_000):
             deal = Deal.random(seed)
             st.add(DealRow(seed, str(deal), deal.dealer, (low, low, low, low), ALL_VECTORS, 1, 1, 0.5))
-        files = hand_stats_readme.write_data(st, [10_000, 10_001, 25_000], tmp_path / "d")
+        files = hand_stats_block.write_data(st, [10_000, 10_001, 25_000], tmp_path / "d")
     assert [f.name for f in files] == ["seeds-0000001-0010000.jsonl.gz", "seeds-0010001-0020000.jsonl.gz",
                                        "seeds-0020001-0030000.jsonl.gz"]
     for f, seeds in zip(files, ([10_000], [10_001], [25_000])):
@@ -366,18 +366,18 @@ def test_readme_data_files_follow_seed_blocks(tmp_path):
             assert [r.seed for r in read_export(f, st).rows] == seeds
 
 
-def test_the_readme_block_is_what_its_published_rows_say(tmp_path):
-    """The README's Hand statistics block, rewritten from the rows published beside it
+def test_the_stats_block_is_what_its_published_rows_say(tmp_path):
+    """The Hand statistics block of docs/hand-guide.md, rewritten from the rows published beside it
     (results/hand-stats/deals, imported into a new store), comes out the same to the letter."""
     sys.path.insert(0, str(REPO / "scripts"))
-    import hand_stats_readme
+    import hand_stats_block
 
     files = sorted((REPO / "results" / "hand-stats" / "deals").glob("seeds-*.jsonl.gz"))
     assert files, "results/hand-stats/deals holds no export files"
     db = tmp_path / "published.sqlite"
     assert run_hand("import", *files, "--db", db).exit_code == 0
-    readme = tmp_path / "README.md"
-    readme.write_text((REPO / "README.md").read_text())
-    hand_stats_readme.main([str(db), "--readme", str(readme), "--plots", str(tmp_path / "p")])
-    assert readme.read_text() == (REPO / "README.md").read_text()
+    readme = tmp_path / "hand-guide.md"
+    readme.write_text((REPO / "docs" / "hand-guide.md").read_text())
+    hand_stats_block.main([str(db), "--page", str(readme), "--plots", str(tmp_path / "p")])
+    assert readme.read_text() == (REPO / "docs" / "hand-guide.md").read_text()
     assert len(list((tmp_path / "p").iterdir())) == 3

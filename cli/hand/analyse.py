@@ -82,7 +82,7 @@ def analyse(count: int, start: int, db_path: str, workers: int | None, use_dask:
 @click.command()
 @click.argument("db_path", metavar="DB", type=click.Path(dir_okay=False))
 @click.option("--plot", "plot_dir", help="Write PNG charts into this folder.")
-@click.option("--markdown", is_flag=True, help="The README tables (Markdown) instead of the text summary.")
+@click.option("--markdown", is_flag=True, help="The tables as Markdown instead of the text summary.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object.")
 def report(db_path: str, plot_dir: str | None, markdown: bool, as_json: bool) -> None:
     """Summarise a deal store (opened read-only, never changed): best bids, guaranteed

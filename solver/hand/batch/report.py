@@ -185,7 +185,7 @@ def format_text(s: dict[str, Any]) -> str:
 
 
 def format_markdown(s: dict[str, Any]) -> str:
-    """The README table: one row per seat place, and the table-wide shares below."""
+    """The statistics tables (docs/hand-guide.md): one row per seat place, and the table-wide shares below."""
     lines = ["| seat (from the leader) | deals decided | mean best bid | mean guaranteed score | mean most tricks "
              "| can force some count exactly |", "|---|---|---|---|---|---|"]
     for p in s["places"]:

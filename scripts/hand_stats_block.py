@@ -1,13 +1,13 @@
-"""Write the README's Hand deal-statistics block from a deal store (``hand analyse``):
+"""Write the Hand deal-statistics block of docs/hand-guide.md from a deal store (``hand analyse``):
 the tables (``hand report --markdown``), a paragraph of what they say with every number
 taken from the store's summary, the charts into docs/hand-stats/.
 
     .venv/bin/hand import results/hand-stats/deals/*.jsonl.gz --db hand-deals.sqlite  # optional
     .venv/bin/hand analyse --deals 100000 --seed 1 --db hand-deals.sqlite
-    .venv/bin/python scripts/hand_stats_readme.py hand-deals.sqlite --data results/hand-stats/deals
+    .venv/bin/python scripts/hand_stats_block.py hand-deals.sqlite --data results/hand-stats/deals
 
 The block is the text between the markers ``<!-- hand-stats:begin -->`` and
-``<!-- hand-stats:end -->`` in README.md; nothing else is touched. ``--data DIR`` also
+``<!-- hand-stats:end -->`` in docs/hand-guide.md (``--page``); nothing else is touched. ``--data DIR`` also
 writes the store's rows to DIR as ``hand export`` files, one per block of
 :data:`BLOCK` seeds (``seeds-0000001-0010000.jsonl.gz``, ...): the rows behind the table,
 published beside it, and what ``hand import`` reads to go on with a run elsewhere.
@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from solver.hand.batch import HandStore, export_rows, format_markdown, plot, summarise  # noqa: E402
 
 BEGIN, END = "<!-- hand-stats:begin -->", "<!-- hand-stats:end -->"
+CHARTS = "hand-stats"  # the charts' folder as the page links it (docs/hand-stats/, beside the page)
 BLOCK = 10_000  # seeds per data file: block k holds seeds k * BLOCK + 1 .. (k + 1) * BLOCK
 
 
@@ -59,9 +60,9 @@ def block(s: dict, seeds: str) -> str:
         "",
         format_markdown(s),
         "",
-        "![Best bids by seat place](docs/hand-stats/hand_best_bids.png)",
-        "![Guaranteed scores by seat place](docs/hand-stats/hand_guaranteed_scores.png)",
-        "![Sums of the best bids, reachable vectors](docs/hand-stats/hand_table.png)",
+        f"![Best bids by seat place]({CHARTS}/hand_best_bids.png)",
+        f"![Guaranteed scores by seat place]({CHARTS}/hand_guaranteed_scores.png)",
+        f"![Sums of the best bids, reachable vectors]({CHARTS}/hand_table.png)",
         "",
         f"Three players against one are strong: a seat can force some trick count exactly (a bid it "
         f"is sure to make) in {100 * oex:.1f}% of deals when it does not lead, {100 * lex:.1f}% when it "
@@ -83,7 +84,7 @@ def block(s: dict, seeds: str) -> str:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("db")
-    ap.add_argument("--readme", default=str(ROOT / "README.md"))
+    ap.add_argument("--page", default=str(ROOT / "docs" / "hand-guide.md"), help="the page holding the block")
     ap.add_argument("--plots", default=str(ROOT / "docs" / "hand-stats"))
     ap.add_argument("--data", metavar="DIR", help="also write the rows as hand export files into DIR")
     args = ap.parse_args(argv)
@@ -98,14 +99,14 @@ def main(argv: list[str] | None = None) -> None:
             else f"{len(seeds):,} seeds between {seeds[0]} and {seeds[-1]}")
     s = summarise(rows, args.db)
     plot(s, args.plots)
-    readme = Path(args.readme)
-    text = readme.read_text()
+    page = Path(args.page)
+    text = page.read_text()
     if text.count(BEGIN) != 1 or text.count(END) != 1:
-        raise SystemExit(f"{readme}: expected one {BEGIN} and one {END}")
+        raise SystemExit(f"{page}: expected one {BEGIN} and one {END}")
     head, rest = text.split(BEGIN)
     _, tail = rest.split(END)
-    readme.write_text(f"{head}{BEGIN}\n{block(s, span)}\n{END}{tail}")
-    print(f"{readme}: the Hand statistics block from {len(rows):,} deals ({span}); charts in {args.plots}")
+    page.write_text(f"{head}{BEGIN}\n{block(s, span)}\n{END}{tail}")
+    print(f"{page}: the Hand statistics block from {len(rows):,} deals ({span}); charts in {args.plots}")
     if files:
         print(f"{args.data}: {len(files)} data files ({', '.join(f.name for f in files)})")
 
