@@ -171,10 +171,11 @@ def write_index(out: Path, chosen: list[Puzzle], seed: int, fmt: str = "svg", wr
         "line; 2 to 5 players, one in the Rainbow variant. Every card is visible, the draw pile too; find the line "
         "that still reaches the target. The answers are folded away under each picture.",
         "",
-        "Check a puzzle, or your answer, with the rules engine and the solver:",
+        "Check a puzzle with the rules engine and the solver, and your answer with `--answer \"c pr3 dy1 ...\"`"
+        " (a clue, play r3, discard y1, ...: [the notation](../puzzles.md#answer-notation)):",
         "",
         "```sh",
-        f"hanabi puzzle check docs/puzzles/{chosen[0].id}.json --answer \"c pr3 dy1 ...\"",
+        f"hanabi puzzle check docs/puzzles/{chosen[0].id}.json",
         "```",
         "",
         "The format, the notation of answers and how the puzzles are made: [docs/puzzles.md](../puzzles.md).",
