@@ -17,9 +17,21 @@ fi
 kernel_src=$(cat $("$PY" solver/kernel/stamp.py) | sha256sum)
 tried="$VENV/.kernel-tried"  # the kernel_src of the last build attempt (one attempt per source)
 stamp="$VENV/.installed"
+# which compiled kernels the environment runs, in one line (after a build)
+kernels='from solver.kernel import loader, stamp
+got = [spec.name for spec in stamp.KERNELS if loader.compiled_kernel(spec)[0] is not None]
+names = ", ".join(got)
+print(f"{len(got)} of {len(stamp.KERNELS)} kernels compiled" + (f" ({names})" if got else ""))'
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+    if [ "${HANABI_NO_COMPILE:-0}" != 1 ]; then
+        echo "setup.sh: installing the project into $VENV and compiling its search kernels with mypyc (a minute or two)" >&2
+    else
+        echo "setup.sh: installing the project into $VENV (HANABI_NO_COMPILE=1: the kernels stay pure Python)" >&2
+    fi
+    t0=$SECONDS
     "$VENV/bin/python" -m pip install -q -e '.[test]'
+    echo "setup.sh: installed in $((SECONDS - t0)) s; $(HANABI_KERNEL=pure "$VENV/bin/python" -c "$kernels")" >&2
     if [ "${HANABI_NO_COMPILE:-0}" != 1 ]; then echo "$kernel_src" > "$tried"; fi
     touch "$stamp"
 fi
@@ -32,7 +44,9 @@ if [ "${HANABI_NO_COMPILE:-0}" != 1 ]; then
 sys.exit(any(loader.compiled_kernel(spec)[0] is None for spec in stamp.KERNELS))'
     if ! HANABI_KERNEL=pure "$VENV/bin/python" -c "$current" && [ "$(cat "$tried" 2>/dev/null)" != "$kernel_src" ]; then
         echo "setup.sh: compiling the search kernels with mypyc (its source changed; about a minute)" >&2
+        t0=$SECONDS
         "$VENV/bin/python" -m pip install -q --no-deps -e .
+        echo "setup.sh: compiled in $((SECONDS - t0)) s; $(HANABI_KERNEL=pure "$VENV/bin/python" -c "$kernels")" >&2
         echo "$kernel_src" > "$tried"
         if ! HANABI_KERNEL=pure "$VENV/bin/python" -c "$current"; then
             echo "setup.sh: the compiled kernels could not be built (pip install -v -e . says why); the pure one runs" >&2

@@ -25,7 +25,8 @@ VENV=${VENV:-.venv}
 "$VENV/bin/python" -c 'from solver.kernel import loader, stamp
 for spec in stamp.KERNELS: print(loader.describe(spec, loader.load(spec)))'
 jobs=${JOBS:-$("$VENV/bin/python" -c 'import os; print(len(os.sched_getaffinity(0)))')}
-args=(-p no:cacheprovider)
+# -rs: the summary names every skipped test and why it skipped
+args=(-p no:cacheprovider -rs)
 if [ "$jobs" != 0 ]; then args+=(-n "$jobs"); fi
 if [ "$fast" = 1 ]; then args+=(-m "not slow"); fi
 set +e

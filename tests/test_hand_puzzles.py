@@ -317,3 +317,19 @@ def test_every_field_changed_is_rejected_cleanly(small):
             assert not res.valid and res.reason, (path, value)
             count += 1
     assert count  # some changes read well and were rejected by the checker
+
+
+def test_the_question_counts_one_trick_in_the_singular():
+    """Issue 34, item 10: "exactly 1 tricks" read badly; a file that still says so loads."""
+    assert "makes sure of exactly 1 trick whatever" in question_text("safe", 0, (1, 2, 3, 2))
+    assert "makes sure of exactly 2 tricks whatever" in question_text("safe", 1, (1, 2, 3, 2))
+    assert "makes sure of exactly 0 tricks whatever" in question_text("safe", 0, (0, 2, 3, 3))
+    d = json.loads((REPO / "docs" / "hand-puzzles" / "hand-safe-s2027-a17.json").read_text())
+    seat, bids = d["question"]["seat"], tuple(d["bids"])
+    d["question"]["text"] = question_text("safe", seat, bids, legacy=True)
+    assert HandPuzzle.from_json(d).text == question_text("safe", seat, bids)
+
+
+def test_the_gallery_says_one_trick():
+    text = (REPO / "docs" / "hand-puzzles" / "README.md").read_text(encoding="utf-8")
+    assert "exactly 1 tricks" not in text and "exactly 1 trick, not" in text

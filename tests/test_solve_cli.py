@@ -120,8 +120,25 @@ def test_human_output_of_an_encoding_alone(engine):
     """The encodings report no search nodes: the text used to fail with KeyError 'nodes'."""
     res = run_cli("solve", "--example", "--engine", engine)
     assert res.exit_code == 0, (res.output, res.exception)
-    assert f"Search: the {engine} encoding, " in res.stdout
+    assert f"Search: the {engine} encoding alone, " in res.stdout
     assert res.stdout.splitlines()[-1].startswith("Final: score 25")
+
+
+def test_the_split_solve_says_what_it_searched():
+    """Issue 34, item 10: an Up or Down solve printed "Search: the portfolio encoding"."""
+    res = run_cli("solve", "--seed", "p2v24s7")
+    assert res.exit_code == 0, (res.output, res.exception)
+    line = next(x for x in res.stdout.splitlines() if x.startswith("Search:"))
+    assert "encoding" not in line and "the stacks fixed first" in line and "32 ways they can go" in line
+
+
+def test_a_finished_game_says_it_is_over():
+    """Issue 34, item 10: solving a finished game printed an empty "Optimal line:"."""
+    res = run_cli("solve", str(REPO / "tests" / "data" / "hanablive" / "p5v0s198_game149251.json"))
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert "Optimal line:" not in res.stdout and "Best line found:" not in res.stdout
+    assert "The game is over: no move is left to make" in res.stdout
+    assert "Maximum score: 23/25" in res.stdout
 
 
 def test_timeout_not_a_number_real_process():

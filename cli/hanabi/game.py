@@ -137,12 +137,12 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine):
     click.echo(f"{g.variant.name}, {g.num_players} players" + (f", from turn {start.turn}" if start.turn else ""))
     click.echo("Maximum score: " + score_text(sol, g.perfect_score, engine))
     click.echo(f"Why not more: {sol.proof.reason}")
-    if "nodes" in sol.stats:
-        click.echo(f"Search: {sol.stats['nodes']} nodes, {sol.stats['time']:.3f} s")
-    else:  # an encoding alone (--engine sat/cpsat): no search nodes
-        click.echo(f"Search: the {engine} encoding, {sol.stats.get('time', 0.0):.3f} s")
+    click.echo(search_text(sol.stats, engine))
     if link:
         click.echo(f"On hanab.live: {link}")
+    if start.over:
+        click.echo(f"The game is over: no move is left to make (it ended: {end_in_words(start)}).")
+        return
     click.echo("Optimal line:" if sol.exact else "Best line found:")
     st = start.copy()
     for a in sol.actions:
@@ -150,6 +150,19 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine):
         st.push(a)
         click.echo(f"{line:<60} {status_line(st)}")
     click.echo(f"Final: score {st.score}, end: {end_in_words(st)}")
+
+
+def search_text(stats: dict, engine: str) -> str:
+    """What did the work: the search's nodes, the split solve of Up or Down and Sudoku
+    (the ways the stacks can go, each an ordinary game), or one encoding alone."""
+    seconds = f"{stats.get('time', 0.0):.3f} s"
+    if "nodes" in stats:
+        return f"Search: {stats['nodes']} nodes, {seconds}"
+    if "fixings" in stats:
+        return (f"Search: the stacks fixed first (docs/variants.md): {stats['fixings']} ways they can go, "
+                f"{stats.get('fixings_solved', 0)} searched (the bounds of the others do not beat the best "
+                f"line), {seconds}")
+    return f"Search: the {engine} encoding alone, {seconds}"
 
 
 def check_replay_out(rec, path: str, fmt: str | None) -> None:

@@ -31,11 +31,18 @@ def puzzle_id(kind: str, seed: int, attempt: int) -> str:
     return f"hand-{kind}-s{seed}-a{attempt}"
 
 
-def question_text(kind: str, seat: int, bids: tuple[int, ...]) -> str:
-    """The question in words."""
+def tricks_text(n: int) -> str:
+    """``1 trick``, ``3 tricks``."""
+    return f"{n} trick" if n == 1 else f"{n} tricks"
+
+
+def question_text(kind: str, seat: int, bids: tuple[int, ...], *, legacy: bool = False) -> str:
+    """The question in words (``legacy``: as files written before 0.2.1 put it, "exactly 1
+    tricks", which a file may still hold)."""
     if kind == SAFE:
-        return (f"Seat {seat} to play, bid {bids[seat]}. Every card is visible. Which card makes sure of "
-                f"exactly {bids[seat]} tricks whatever the other three do?")
+        n = bids[seat]
+        return (f"Seat {seat} to play, bid {n}. Every card is visible. Which card makes sure of "
+                f"exactly {f'{n} tricks' if legacy else tricks_text(n)} whatever the other three do?")
     return (f"Seat {seat} to play. Every card is visible. Which card still lets all four seats make their bids "
             f"({' '.join(map(str, bids))}) by playing together?")
 
@@ -125,7 +132,7 @@ class HandPuzzle:
             raise MalformedError(f"{where}: question.kind: {kind!r}, expected one of {', '.join(KINDS)}")
         seat = _int(q, "seat", f"{where}: question", 0, NUM_SEATS - 1)
         text = _str(q, "text", f"{where}: question")
-        if text != question_text(kind, seat, bids):
+        if text not in (question_text(kind, seat, bids), question_text(kind, seat, bids, legacy=True)):
             raise MalformedError(f"{where}: question.text does not match the kind, seat and bids")
         s = _obj(d["solution"], f"{where}: solution")
         _keys(s, ("answer", "line", "choices"), f"{where}: solution")

@@ -18,7 +18,7 @@ from solver.common.outputs import write_output
 from solver.hand import reachable, seat_bounds
 from solver.hand.rules import NUM_SEATS, Position, card_str
 
-from .format import SAFE, TABLE, HandPuzzle, load_puzzle
+from .format import SAFE, TABLE, HandPuzzle, load_puzzle, tricks_text
 from .generate import generate_one
 from .render import card_label, render_puzzle
 from .solve import NODES, after, choices
@@ -97,8 +97,8 @@ def why_not(pz: HandPuzzle, p: Position, card: int) -> str:
             return "undecided"
         if not ex:
             return f"seat {pz.seat} can then make sure of no exact total"
-        totals = " or ".join(map(str, ex))
-        return f"seat {pz.seat} can then make sure of exactly {totals} tricks, not {pz.bids[pz.seat]}"
+        totals = tricks_text(ex[0]) if len(ex) == 1 else " or ".join(map(str, ex)) + " tricks"
+        return f"seat {pz.seat} can then make sure of exactly {totals}, not {pz.bids[pz.seat]}"
     vs = reachable(q, nodes=NODES).vectors
     n = 0 if vs is None else len(vs)
     return (f"the four bids are then out of reach together (the tricks can still split {n} way{'s' if n != 1 else ''}, "
