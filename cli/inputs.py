@@ -138,3 +138,10 @@ def check_seconds(value: float | None, option: str, *, no_limit: bool = False) -
         hint = " (leave it out for no limit)" if no_limit else ""
         raise MalformedError(f"{option} must be a positive number of seconds, at most {MAX_TIMEOUT:.0f}{hint}, "
                              f"got {value}")
+
+
+def check_turn(source: str, turn: int | None, actions: int) -> None:
+    """``--turn N`` names the position after N actions of a game of ``actions`` actions
+    (0 is the deal, ``actions`` its end): as ``show``, ``solve`` and ``chances`` read it."""
+    if turn is not None and not 0 <= turn <= actions:
+        raise MalformedError(f"{source}: --turn {turn} out of range 0..{actions}")

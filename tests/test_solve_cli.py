@@ -307,3 +307,35 @@ def test_human_output_from_a_position(tmp_path):
     res = run_cli("solve", src)
     assert res.exit_code == 0, res.output
     assert "from turn 10" in res.stdout.splitlines()[0]
+
+
+GAME149251 = REPO / "tests" / "data" / "hanablive" / "p5v0s198_game149251.json"
+
+
+@pytest.mark.parametrize("turn,best", [(0, 25), (35, 25), (36, 24), (41, 23), (53, 23)])
+def test_solve_at_a_turn_of_the_game(turn, best):
+    """Issue 34, item 4: "what was still reachable at turn N?", with show --turn's meaning
+    (the position after N actions): the clue at turn 35 cost a point, the discard at 40 another."""
+    res = run_cli("solve", str(GAME149251), "--turn", str(turn), "--json")
+    assert res.exit_code == 0, (res.output, res.exception)
+    out = json.loads(res.stdout)
+    assert out["from_turn"] == turn and out["max_score"] == best and out["exact"]
+    shown = run_cli("show", str(GAME149251), "--turn", str(turn), "--json")
+    assert json.loads(shown.stdout)["turn"] == turn
+
+
+def test_solve_at_a_turn_writes_the_game_up_to_it_then_the_line(tmp_path):
+    out = tmp_path / "replay.json"
+    res = run_cli("solve", str(GAME149251), "--turn", "36", "--replay-out", str(out))
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert "from turn 36" in res.stdout and "Maximum score: 24/25" in res.stdout
+    original = json.loads(GAME149251.read_text())["actions"]
+    written = json.loads(out.read_text())["actions"]
+    assert written[:36] == original[:36] and written[36:] != original[36:]
+    replayed = run_cli("replay", str(out), "--json")
+    assert json.loads(replayed.stdout)["score"] == 24
+
+
+@pytest.mark.parametrize("turn", ["54", "-1"])
+def test_solve_at_a_turn_out_of_range(turn):
+    assert_clean_error(run_cli("solve", str(GAME149251), "--turn", turn), "--turn", "out of range 0..53")

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from cli.inputs import check_seconds, input_options
+from cli.inputs import check_seconds, check_turn, input_options
 from solver.hanabi.chances.api import DEFAULT_NODES, OBJECTIVES, Chances, Count
 from solver.hanabi.methods.strategy import greedy_line
 from solver.hanabi.rules import MalformedError, State
@@ -128,8 +128,7 @@ def position(rec, turn: int | None, left: int | None) -> tuple[State, str]:
         acts, _ = greedy_line(state)
         where += " played by the greedy strategy"
     if turn is not None:
-        if not 0 <= turn <= len(acts):
-            raise MalformedError(f"{rec.source}: --turn {turn} out of range 0..{len(acts)}")
+        check_turn(rec.source, turn, len(acts))
         state.apply_all(acts[:turn], f"{rec.source}: action")
         return state, where
     if left is not None:

@@ -11,7 +11,7 @@ import json
 import click
 
 from cli.common import CleanGroup
-from cli.inputs import check_hand_flags, check_seconds, input_options, load_input
+from cli.inputs import check_hand_flags, check_seconds, check_turn, input_options, load_input
 from solver.common.outputs import check_output_path, write_output
 from solver.hanabi.analysis.render import describe_position, describe_turn, status_line
 from solver.hanabi.methods.portfolio import ENGINES
@@ -78,9 +78,7 @@ def replay(rec, as_json):
 @click.option("--json", "as_json", is_flag=True, help="The position as JSON.")
 def show(rec, turn, as_json):
     """Print a position: stacks, hands, tokens, discards, the deck, pace."""
-    n = len(rec.actions)
-    if turn is not None and not 0 <= turn <= n:
-        raise MalformedError(f"{rec.source}: --turn {turn} out of range 0..{n}")
+    check_turn(rec.source, turn, len(rec.actions))
     st = rec.state_after(turn)
     if as_json:
         snap = st.snapshot()
@@ -109,24 +107,29 @@ REPLAY_FORMATS = ("site", "ours")  # solve --replay-format: hanab.live's (checke
                    "game) or ours (any variant and rule option; for hanabi replay/show/review, not the site).")
 @click.option("--engine", type=click.Choice(ENGINES), default="portfolio",
               show_default=True, help="portfolio: search first, encodings to prove and confirm; or one engine alone.")
-def solve(rec, timeout, as_json, replay_out, replay_format, engine):
+@click.option("--turn", type=int, default=None,
+              help="Solve the position after this many actions of the game (as show --turn; default: the end).")
+def solve(rec, timeout, as_json, replay_out, replay_format, engine, turn):
     """The maximum score reachable with every card visible, an optimal line and a proof.
 
-    If FILE contains actions, solves from the position after them."""
+    If FILE contains actions, solves from the position after them (or after the first N:
+    --turn N)."""
     from solver.hanabi.methods.portfolio import solve as run_solve
 
     check_seconds(timeout, "--timeout", no_limit=True)
+    check_turn(rec.source, turn, len(rec.actions))
     if replay_out is not None:
         check_replay_out(rec, replay_out, replay_format)  # before the work, not after it
     elif replay_format is not None:
         raise MalformedError("--replay-format: give --replay-out FILE too")
-    start = rec.state_after()
+    start = rec.state_after(turn)
+    played = list(rec.actions[:start.turn])  # the game up to the position solved
     sol = run_solve(start, timeout=timeout, engine=engine)
     if replay_out is not None:
-        write_replay_out(rec, list(rec.actions) + list(sol.actions), replay_out, replay_format)
+        write_replay_out(rec, played + list(sol.actions), replay_out, replay_format)
     from solver.hanabi.rules.links import link_or_none
 
-    link = link_or_none(rec.game, list(rec.actions) + list(sol.actions), start.turn)
+    link = link_or_none(rec.game, played + list(sol.actions), start.turn)
     if as_json:
         out = sol.to_json()
         out["from_turn"] = start.turn
