@@ -3,28 +3,54 @@ line on standard error, exit code 2 for bad input, 3 for an internal error, 141 
 closed pipe) and the group that turns the library's errors into those lines."""
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
 import re
 import sys
+import warnings
+from collections.abc import Iterator
 
 import click
 
-from solver.errors import IllegalActionError, MalformedError, SolverError
+from solver.errors import IllegalActionError, MalformedError, SolverError, UnknownKeyWarning
 
 
 class CleanGroup(click.Group):
     """Turns our ValueErrors into a one-line message and exit code 2, and an internal
-    contradiction (:class:`SolverError`, a bug) into one line and exit code 3."""
+    contradiction (:class:`SolverError`, a bug) into one line and exit code 3. The
+    library's warnings (an unknown option key in a game file) are one line each,
+    ``warning: ...``; made errors (``--strict-options``), exit code 2."""
 
     def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except (MalformedError, IllegalActionError) as e:
-            fail(str(e))
-        except SolverError as e:
-            fail(f"internal error (please report it): {e}", 3)
+        with warnings.catch_warnings():
+            shown = warnings.showwarning
+
+            def show(message, category, filename, lineno, file=None, line=None):
+                if issubclass(category, UnknownKeyWarning):
+                    click.echo(f"warning: {one_line(str(message))} (ignored)", err=True)
+                else:
+                    shown(message, category, filename, lineno, file, line)
+
+            warnings.showwarning = show
+            try:
+                return super().invoke(ctx)
+            except (MalformedError, IllegalActionError) as e:
+                fail(str(e))
+            except UnknownKeyWarning as e:
+                fail(f"{e} (--strict-options: an unknown key is an error)")
+            except SolverError as e:
+                fail(f"internal error (please report it): {e}", 3)
+
+
+@contextlib.contextmanager
+def option_keys(strict: bool) -> Iterator[None]:
+    """Within it an unknown option key of a game file is an error (``strict``:
+    ``--strict-options``) or a warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error" if strict else "default", UnknownKeyWarning)
+        yield
 
 
 # what would break the one line or hide in it: control characters (a tab apart), NEL and

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import click
 
+from cli.common import option_keys
 from solver.hanabi.rules import (
     Game,
     GameRecord,
@@ -106,17 +107,20 @@ def input_options(f):
     @click.option("--play-to-the-end", is_flag=True, default=None,
                   help="The printed end of game: play on until the final round is over (by default the "
                        "game also ends as hanab.live ends it, once nothing more can be scored).")
+    @click.option("--strict-options", is_flag=True,
+                  help="An option key of the game file that is not known is an error, not a warning.")
     @functools.wraps(f)
     def wrapper(file, deck, seed, example, players, variant, empty_clues, deck_plays, strikeout_score,
-                reserve_token, one_extra_card, one_less_card, play_to_the_end, **kw):
+                reserve_token, one_extra_card, one_less_card, play_to_the_end, strict_options, **kw):
         if players is not None and not 2 <= players <= 6:
             raise MalformedError(f"bad player count {players}: must be 2 to 6")
         check_hand_flags(one_extra_card, one_less_card)
         flags = dict(empty_clues=empty_clues, deck_plays=deck_plays, strikeout_score=strikeout_score,
                      reserve_token=reserve_token, one_extra_card=one_extra_card, one_less_card=one_less_card,
                      play_to_the_end=play_to_the_end)
-        rec = load_input(file, deck=deck, players=players, variant=variant, example=example, seed=seed,
-                         flags=flags)
+        with option_keys(strict_options):
+            rec = load_input(file, deck=deck, players=players, variant=variant, example=example, seed=seed,
+                             flags=flags)
         return f(rec, **kw)
 
     return wrapper

@@ -30,6 +30,10 @@ one class every ``except SearchTimeout`` catches.
 It imports nothing: it is the bottom of the library (the Hanabi rules engine takes its two
 input errors from here; Hand's engine has its own, :mod:`solver.hand.rules.errors`).
 
+A warning, not an error: :class:`UnknownKeyWarning` (a ``UserWarning``), a game file's
+option the engine does not know, ignored (``warnings.simplefilter("error",
+UnknownKeyWarning)`` makes it an error, as ``hanabi --strict-options`` does).
+
 The environment: :class:`KernelUnavailableError` (an ``ImportError``), ``HANABI_KERNEL=compiled``
 asked for the compiled search kernel and it is not built, or built from other source.
 """
@@ -39,6 +43,7 @@ __all__ = [
     "MalformedError", "IllegalActionError", "UnknownOptionError",
     "GraphBudgetError", "StoreError", "GraphTooLargeError", "GraphUndecidedError",
     "SolverError", "MethodsDisagreeError", "EncodingError", "SearchTimeout", "KernelUnavailableError",
+    "UnknownKeyWarning",
 ]
 
 
@@ -56,6 +61,11 @@ class UnknownOptionError(MalformedError):
     def __init__(self, what: str, name: object, known) -> None:
         self.what, self.name, self.known = what, name, tuple(known)
         super().__init__(f"unknown {what} {name!r} (one of {', '.join(map(str, self.known))})")
+
+
+class UnknownKeyWarning(UserWarning):
+    """A key of a game file's options that neither the engine nor hanab.live knows: it is
+    ignored (the message names the closest known key)."""
 
 
 class StoreError(MalformedError):

@@ -11,6 +11,7 @@ from typing import NoReturn
 
 import click
 
+from cli.common import option_keys
 from cli.inputs import check_seconds, input_options
 from solver.hanabi.rules import MalformedError, Rules, parse_variant
 
@@ -104,8 +105,10 @@ def _parse_actions(text: str) -> list:
                    "reachable.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="The run's counts as one JSON object.")
+@click.option("--strict-options", is_flag=True,
+              help="An option key of a game file that is not known is an error, not a warning.")
 def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, scheduler, redo_open, redo_undecided, quiet,
-            as_json):
+            as_json, strict_options):
     """Solve many decks and store every result: INPUTS are seed ranges (p3v0s1..100000),
     single seeds, deck files (.jsonl, .json, compact text) or folders of game JSONs.
 
@@ -126,7 +129,8 @@ def analyse(inputs, db_path, players, variant, timeout, workers, use_dask, sched
         raise MalformedError("give --redo-open (every inexact row) or --redo-undecided (only the rows whose "
                              "winnability is open), not both")
     rules = Rules(parse_variant(variant)) if variant is not None else None
-    jobs = make_jobs(inputs, players=players, rules=rules, warn=lambda m: click.echo(f"warning: {m}", err=True))
+    with option_keys(strict_options):
+        jobs = make_jobs(inputs, players=players, rules=rules, warn=lambda m: click.echo(f"warning: {m}", err=True))
     store = Store(db_path)
     where = "local" if use_dask else scheduler
     t0 = time.monotonic()

@@ -3,12 +3,45 @@ id or from a custom-variant object, and :class:`Rules`, the variant plus the rul
 that printed rule sheets and hanab.live disagree on."""
 from __future__ import annotations
 
+import difflib
+import re
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import MalformedError
+from .errors import MalformedError, UnknownKeyWarning
 from .sitevariants import site_variant, site_variant_by_id
 from .variant import BUILTIN, BY_HANABLIVE_ID, Variant, custom_variant
+
+# The keys a game's options may hold: the rules (hanab.live's names, and ours:
+# strikeoutScore, reserveToken, playToTheEnd), and the site's options that change nothing
+# the engine plays (its clocks, speedrun mode, how a hand is ordered on screen). Any other
+# key is a warning, and one that differs from a rule only in case or separators
+# ("emptyclues", "deck_plays") an error: a misspelled rule would silently change every answer.
+RULE_KEYS = ("variant", "startingPlayer", "emptyClues", "deckPlays", "oneExtraCard", "oneLessCard",
+             "detrimentalCharacters", "allOrNothing", "strikeoutScore", "reserveToken", "playToTheEnd")
+SITE_KEYS = ("timed", "timeBase", "timePerTurn", "speedrun", "cardCycle")
+
+
+def _squashed(key: str) -> str:
+    return re.sub(r"[\s_.\-]", "", key).casefold()
+
+
+def check_option_keys(opts: dict[str, Any], where: str = "options") -> None:
+    """Every key of ``opts`` is known: a near miss of a rule's name is a
+    :class:`MalformedError`, another unknown key an :class:`UnknownKeyWarning` naming the
+    closest known one (the key is then ignored)."""
+    known = RULE_KEYS + SITE_KEYS
+    for key in opts:
+        if key in known:
+            continue
+        near = [k for k in known if _squashed(k) == _squashed(str(key))]
+        if near:
+            raise MalformedError(f"{where}.{key}: unknown option; the rule is spelled {near[0]!r} (a misspelled "
+                                 f"rule would change every answer)")
+        close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
+        warnings.warn(f"{where}.{key}: unknown option{hint}", UnknownKeyWarning, stacklevel=3)
 
 
 def variant_by_name(name: object) -> Variant:
@@ -120,6 +153,7 @@ class Rules:
             opts = {}
         if not isinstance(opts, dict):
             raise MalformedError(f"{where}: must be an object, got {type(opts).__name__}")
+        check_option_keys(opts, where)
         # hanab.live options that change the rules and that we do not implement
         for key in ("detrimentalCharacters", "allOrNothing"):
             if opts.get(key):
