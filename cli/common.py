@@ -131,7 +131,9 @@ def run(group: click.Group, prog_name: str = "hanabi") -> None:
     """Run a command group with our error handling: every error is one line on stderr.
 
     A failed write to standard output (``> /dev/full``) is the one line ``error: cannot
-    write the output: ...`` and exit code 2; a closed pipe (``| head -1``) exits quietly with
+    write the output: ...`` and exit code 2; an exception nothing else catches (a bug) the
+    line ``error: internal error ...`` and exit code 3 (``HANABI_TRACEBACK=1`` shows its
+    traceback instead); a closed pipe (``| head -1``) exits quietly with
     code 141, as a command killed by SIGPIPE. Standard output is flushed here, not at
     interpreter shutdown, so that no failure escapes as a traceback."""
     _guard_stdout()
@@ -154,4 +156,10 @@ def run(group: click.Group, prog_name: str = "hanabi") -> None:
         if e.errno == errno.EPIPE:
             sys.exit(EXIT_BROKEN_PIPE)
         fail(f"cannot write the output: {e.strerror}")
+    except Exception as e:  # a bug: one line and exit code 3, never 1 (hand puzzle check's "invalid")
+        if os.environ.get("HANABI_TRACEBACK"):
+            raise
+        text = str(e)
+        text = text if len(text) <= 300 else text[:300] + "..."
+        fail(f"internal error (please report it; HANABI_TRACEBACK=1 shows where): {type(e).__name__}: {text}", 3)
     sys.exit(code)

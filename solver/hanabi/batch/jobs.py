@@ -45,6 +45,10 @@ def parse_range(text: str) -> tuple[str, int, int]:
     m = RANGE.match(text)
     if not m:
         raise MalformedError(f"bad seed range {text!r}: expected PREFIX<first>..<last>, e.g. p3v0s1..1000")
+    for end in ("lo", "hi"):
+        if len(m[end]) > 18:
+            raise MalformedError(f"bad seed range {text[:40]!r}...: a seed number of {len(m[end])} digits, far "
+                                 f"too large")
     prefix, lo, hi = m["prefix"], int(m["lo"]), int(m["hi"])
     if m["prefix2"] and m["prefix2"] != prefix:
         raise MalformedError(f"bad seed range {text!r}: the two ends have different prefixes "
@@ -275,9 +279,13 @@ def make_jobs(inputs, players: int | None = None, rules: Rules | None = None,
     parts: list = []
     for text in inputs:
         p = Path(text)
-        if p.is_dir():
+        try:
+            is_dir, exists = p.is_dir(), p.exists()
+        except OSError:  # a name the system cannot take as a path (too long): a seed or a range
+            is_dir = exists = False
+        if is_dir:
             parts.append(list(folder_jobs(p, players, rules, warn)))
-        elif p.exists():
+        elif exists:
             parts.append(list(file_jobs(p, players, rules)))
         elif ".." in text:
             parts.append(seed_range(text, players, rules))

@@ -39,6 +39,14 @@ class ParsedText:
     bids: tuple[int, int, int, int] | None = None
 
 
+def _small_int(digits: str, what: str) -> int:
+    """A seat, a bid or a trick count written in ``digits`` (0-9 only); one of more than 6
+    digits is an error naming ``what`` (Python would refuse past 4,300)."""
+    if len(digits) > 6:
+        raise MalformedError(f"{what}: a number of {len(digits)} digits, far too large")
+    return int(digits)
+
+
 def _four_ints(text: str, what: str) -> tuple[int, int, int, int]:
     toks = text.replace(",", " ").split()
     if len(toks) != NUM_SEATS:
@@ -47,7 +55,7 @@ def _four_ints(text: str, what: str) -> tuple[int, int, int, int]:
     for t in toks:
         if not re.fullmatch(r"[0-9]+", t):
             raise MalformedError(f"{what}: {t!r} is not a number")
-        out.append(int(t))
+        out.append(_small_int(t, what))
     return out[0], out[1], out[2], out[3]
 
 
@@ -62,7 +70,7 @@ def parse_text(text: str, where: str = "text") -> ParsedText:
     seat = -1
     if m:
         kind = "deal" if m.group(1).lower() == "dealer" else "position"
-        seat = int(m.group(2))
+        seat = _small_int(m.group(2), f"{where}: {m.group(1).lower()}")
         if not 0 <= seat < NUM_SEATS:
             raise MalformedError(f"{where}: {m.group(1).lower()} {seat}: seats are 0..3")
         main = m.group(3)
