@@ -7,17 +7,25 @@ import it). At most :data:`IN_FLIGHT` chunks per worker are out at a time, so th
 read from the iterator (and whatever store it checks) as they are needed: memory does not
 grow with the number of jobs. Only the calling process sees the results, in the order
 they come back; it is the one that writes them down.
+
+A worker sends its finished results back at least every :data:`HOLD` seconds: it runs a
+chunk's jobs one at a time and, once that long has passed, returns what it has finished
+with the jobs it has not started, which go out again first (:func:`timed_chunk`). So the
+finished work a kill of the batch can lose is under ``HOLD`` seconds a worker, besides the
+jobs running at that moment.
 """
 from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
 IN_FLIGHT = 4  # chunks of jobs per worker handed out ahead (process pool and Dask)
+HOLD = 0.25  # seconds a worker may hold finished results before it sends them back
 
 Work = Callable[[list, Any], list]
 
@@ -50,6 +58,18 @@ def batched(items: Iterable, size: int) -> Iterator[list]:
     it = iter(items)
     while chunk := list(islice(it, size)):
         yield chunk
+
+
+def timed_chunk(work: Work, chunk: list, arg: Any, hold: float = HOLD) -> tuple[list, list]:
+    """``work`` on the jobs of ``chunk`` one at a time until ``hold`` seconds have passed:
+    (the results, the jobs not started). Runs in a worker."""
+    out: list = []
+    t0 = time.monotonic()
+    for i, job in enumerate(chunk):
+        if i and time.monotonic() - t0 >= hold:
+            return out, chunk[i:]
+        out.extend(work([job], arg))
+    return out, []
 
 
 def _init_worker() -> None:
@@ -89,16 +109,17 @@ def pool_results(pending: Iterator, n: int, work: Work, arg: Any, workers: int, 
     try:
         in_flight = 0
         for chunk in islice(chunks, workers * IN_FLIGHT):
-            pool.apply_async(work, (chunk, arg), callback=back.put, error_callback=back.put)
+            pool.apply_async(timed_chunk, (work, chunk, arg), callback=back.put, error_callback=back.put)
             in_flight += 1
         while in_flight:
-            out = back.get()
+            got = back.get()
             in_flight -= 1
-            if isinstance(out, BaseException):
-                raise out
-            nxt = next(chunks, None)
-            if nxt is not None:
-                pool.apply_async(work, (nxt, arg), callback=back.put, error_callback=back.put)
+            if isinstance(got, BaseException):
+                raise got
+            out, rest = got
+            nxt = rest or next(chunks, None)  # the jobs a worker did not start go out again first
+            if nxt:
+                pool.apply_async(timed_chunk, (work, nxt, arg), callback=back.put, error_callback=back.put)
                 in_flight += 1
             yield from out
         pool.close()
@@ -132,13 +153,13 @@ def dask_results(pending: Iterator, n: int, work: Work, arg: Any, workers: int, 
             chunks = batched(pending, max(1, min(50, n // (nworkers * 20) or 1)))
             futures = as_completed()
             for chunk in islice(chunks, nworkers * IN_FLIGHT):
-                futures.add(client.submit(work, chunk, arg, pure=False))
+                futures.add(client.submit(timed_chunk, work, chunk, arg, pure=False))
             for fut in futures:
-                out = fut.result()
+                out, rest = fut.result()
                 fut.release()
-                nxt = next(chunks, None)
-                if nxt is not None:
-                    futures.add(client.submit(work, nxt, arg, pure=False))
+                nxt = rest or next(chunks, None)  # the jobs a worker did not start go out again first
+                if nxt:
+                    futures.add(client.submit(timed_chunk, work, nxt, arg, pure=False))
                 yield from out
         finally:
             client.close()
