@@ -8,7 +8,10 @@ The Hanabi result store (:mod:`.store`) and the Hand deal store
 """
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
+import tempfile
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,13 +48,20 @@ class SqliteFile:
     path: str
     busy_timeout: float
     readonly: bool
+    read_only_why: str | None  # opened to write, but the file or its folder is read-only: why
     db: sqlite3.Connection
 
     def _connect(self, path, *, create: bool, readonly: bool, busy_timeout: float) -> None:
         self.path = str(path)
         self.busy_timeout = busy_timeout
-        self.readonly = readonly
+        self.read_only_why = None
         self._check_path(create and not readonly)
+        if not readonly and Path(self.path).exists():
+            # a store that cannot be written is read as it is: a run with nothing to write
+            # succeeds, one that has rows to store says why it cannot before any work
+            self.read_only_why = self._why_read_only()
+            readonly = self.read_only_why is not None
+        self.readonly = readonly
         try:
             if readonly:
                 self.db = self._connect_readonly()
@@ -85,6 +95,36 @@ class SqliteFile:
             raise StoreError(f"{self.path}: not a readable {self.WHAT} (not an SQLite file)")
         if not head and not create:
             raise StoreError(f"{self.path}: empty file, not a {self.WHAT}")
+
+    def _why_read_only(self) -> str | None:
+        """Why the existing store cannot be written, or None: the file, or the folder where
+        SQLite writes its journal (``-wal``, ``-shm``) beside it."""
+        p = Path(self.path)
+        denied = (errno.EACCES, errno.EPERM, errno.EROFS)
+        try:
+            with open(p, "r+b"):
+                pass
+        except OSError as e:
+            if e.errno in denied:
+                return "the file is read-only"
+            raise StoreError(f"{self.path}: cannot open the store: {e.strerror or e}") from None
+        folder = p.parent if str(p.parent) else Path(".")
+        try:
+            fd, probe = tempfile.mkstemp(dir=folder, prefix=".store-probe-")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as e:
+            if e.errno in denied:
+                return f"its folder {str(folder)!r} is read-only, and SQLite writes its journal there"
+            raise StoreError(f"{self.path}: cannot open the store: {e.strerror or e}") from None
+        return None
+
+    def check_writable(self, rows: int, what: str) -> None:
+        """Before any work: a store opened to write that is read-only refuses ``rows`` more
+        rows (``what`` names them) with a one-line error saying why."""
+        if rows and self.read_only_why is not None:
+            raise StoreError(f"{self.path}: the store is read-only ({self.read_only_why}); {what} not stored yet: "
+                             f"{rows}; make it writable, or name another store")
 
     def _connect_readonly(self) -> sqlite3.Connection:
         uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve())) + "?mode=ro"

@@ -149,6 +149,7 @@ def run_batch(jobs: Iterable[dict], store: Store, *, timeout: float | None, work
                         "kept_budgets": larger_budgets(store, timeout) if redo else set()}
     skipped = count_skipped(jobs, store, **flags)
     n = len(jobs) - skipped
+    store.check_writable(n, "decks")
     if on_start:
         on_start(n)
     workers = workers or default_workers()

@@ -144,7 +144,7 @@ class Store(SqliteFile):
                       busy_timeout=BUSY_TIMEOUT if busy_timeout is None else busy_timeout)
         try:
             with self._sql("open"):
-                self._init_schema(create and not readonly)
+                self._init_schema(create and not self.readonly)
         except BaseException:
             self.db.close()
             raise

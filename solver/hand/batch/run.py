@@ -73,6 +73,7 @@ def run_deals(start: int, count: int, store: HandStore, *, workers: int | None =
     called after each row is committed."""
     budget = store.budget
     n = count - store.count_between(start, start + count)
+    store.check_writable(n, "deals")
     if on_start:
         on_start(n)
     workers = workers or default_workers()

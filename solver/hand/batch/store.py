@@ -134,7 +134,7 @@ class HandStore(SqliteFile):
                       busy_timeout=BUSY_TIMEOUT if busy_timeout is None else busy_timeout)
         try:
             with self._sql("open"):
-                self.budget = self._init_schema(create and not readonly, budget)
+                self.budget = self._init_schema(create and not self.readonly, budget)
         except BaseException:
             self.db.close()
             raise
