@@ -25,7 +25,7 @@ from solver.hanabi.chances.build import position_of  # noqa: E402
 from solver.hanabi.chances.kernel import ChanceSearch  # noqa: E402
 from solver.hanabi.rules import Card, Game, Rules, State, custom_variant, replay  # noqa: E402
 
-from conftest import assert_clean_error, real_game_files, run_cli  # noqa: E402
+from conftest import DATA, assert_clean_error, real_game_files, run_cli  # noqa: E402
 from tinyvariants import random_tiny_game  # noqa: E402
 
 MECHANICS = ("null", "inverted", "starved", "hole", "reversed")
@@ -365,3 +365,55 @@ def test_the_pure_and_the_compiled_kernel_agree():
             vals = [s.child(kind, i, -1, 10 ** 12) for kind, i in k.search.moves(pos)]
             got.append((vals, s.nodes, pos.key()))
         assert got[0] == got[1]
+
+
+# ---------------------------------------------------------------------------------------
+# The default target (issue 34, item 6): the most some order of the pile allows
+# ---------------------------------------------------------------------------------------
+def best_order_by_solve(state: State) -> int:
+    """The highest deck-known maximum over every order of the pile (solver.solve)."""
+    g = state.game
+    pile = list(g.deck[state.next_draw:])
+    best = -1
+    for perm in itertools.permutations(range(len(pile))):
+        deck = list(g.deck[:state.next_draw]) + [pile[i] for i in perm]
+        g2 = Game(g.rules, g.num_players, deck, names=g.names, starting_player=g.starting_player)
+        sol = solver.solve(replay(g2, state.history), timeout=30)
+        assert sol.exact
+        best = max(best, sol.max_score)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_default_target_is_the_most_some_order_of_the_pile_allows(seed):
+    state = endgame(700 + seed, max_left=4)
+    r = chances(state, objective="win", clairvoyant=False)
+    assert r.target == best_order_by_solve(state) and r.target <= state.max_reachable()
+    # playing as if the pile came in that order wins when it does: never 0%
+    assert r.win is not None and r.win.exact and r.win.lo > 0
+    assert r.target_reason.startswith("the most")
+
+
+def test_the_default_target_of_a_pile_no_order_of_which_allows_the_cards_bound():
+    """Turn 45 of the 5-player test game: two cards in the pile, and 25 in neither order
+    (the cards allow it): the target is 23, which one of the two orders allows."""
+    game = DATA / "hanablive" / "p5v0s198_game149251.json"
+    res = run_cli("chances", str(game), "--turn", "45", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["target"] == 23 and "the most any order of the pile allows" in out["target_reason"]
+    assert "the cards alone would allow 25" in out["target_reason"]
+    text = run_cli("chances", str(game), "--turn", "45").stdout
+    assert "Target: 23: the most any order of the pile allows" in text and "wins 1 of 2 orders" in text
+    asked = json.loads(run_cli("chances", str(game), "--turn", "45", "--target", "25", "--json").stdout)
+    assert asked["target"] == 25 and asked["target_reason"] == "asked for"
+
+
+def test_too_many_orders_give_the_bound_every_order_obeys():
+    from solver.hanabi.chances.api import default_target
+
+    state = no_variant_endgame("57", 2, 7)
+    target, why = default_target(state, limit=10)
+    turns = state.game.num_players if state.turns_left is None else state.turns_left
+    assert target == min(state.max_reachable(), sum(state.stacks) + state.deck_left + turns)
+    assert "too many to search each" in why

@@ -41,7 +41,7 @@ def format_text(state: State, r: Chances) -> str:
     pile = " ".join(f"{c}x{k}" if k > 1 else c for c, k in r.pile) or "(empty)"
     lines.append(f"After {r.turn} actions, {mover} to act; score {state.score}, {state.clues} clue units, "
                  f"{state.strikes} strikes; {r.deck_left} cards in the pile, order unknown: {pile}")
-    lines.append(f"Target: {r.target} (the orders of the pile: {r.orders})")
+    lines.append(f"Target: {r.target}: {r.target_reason}; the orders of the pile: {r.orders}")
     if r.win is not None:
         lines.append(f"P(reach {r.target}) with the best play: {orders_text(r.win)}")
     if r.score is not None:
@@ -96,6 +96,7 @@ def to_json(state: State, r: Chances) -> dict[str, Any]:
         "player": state.current,
         "score": state.score,
         "target": r.target,
+        "target_reason": r.target_reason,
         "objective": r.objective,
         "deck_left": r.deck_left,
         "pile": {c: k for c, k in r.pile},

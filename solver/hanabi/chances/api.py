@@ -93,6 +93,7 @@ class Chances:
     clairvoyant_score: Count | None
     clairvoyant_note: str  # why it was not computed, or ""
     nodes: int
+    target_reason: str = ""  # why this target: asked for, or how the default was found (default_target)
 
     @property
     def exact(self) -> bool:
@@ -159,12 +160,12 @@ def _text(state: State, actions: list[Action]) -> str:
     return f"{verb} {' or '.join(cards)} ({len(actions)} alike)"
 
 
-def _target(state: State, target: int | None) -> int:
+def _target(state: State, target: int | None, budget: int) -> tuple[int, str]:
     if target is None:
-        return state.max_reachable() if not state.over else state.score
+        return default_target(state, budget)
     if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target <= state.game.perfect_score:
         raise MalformedError(f"target {target!r}: must be a score 0..{state.game.perfect_score}")
-    return target
+    return target, "asked for"
 
 
 def chances(state: State | Game | GameRecord, target: int | None = None, objective: str = "win",
@@ -173,7 +174,7 @@ def chances(state: State | Game | GameRecord, target: int | None = None, objecti
             exact_for: Collection[Action] | None = None) -> Chances:
     """The chances of ``state`` with its pile in unknown order: per distinct move of the
     player to act, the orders (of ``D!``) in which the best play reaches ``target`` (default:
-    the most the cards still allow, :meth:`State.max_reachable`) and/or the sum of the final
+    the highest score some order of the pile allows, :func:`default_target`) and/or the sum of the final
     scores over the orders (``objective``: "win", "score" or "both"), best move first.
     ``budget``: decision nodes each search may expand (deterministic); past it a value is an
     interval. ``clairvoyant``: also the deck-known value, searching each distinct order of
@@ -185,7 +186,7 @@ def chances(state: State | Game | GameRecord, target: int | None = None, objecti
     _check_objective(objective)
     if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
         raise MalformedError(f"budget {budget!r}: must be a positive number of nodes")
-    tgt = _target(state, target)
+    tgt, why = _target(state, target, budget)
     pos = position_of(state)
     g = state.game
     D = pos.dn
@@ -222,7 +223,7 @@ def chances(state: State | Game | GameRecord, target: int | None = None, objecti
     if clairvoyant:
         cw, cs, note = _clairvoyant(state, pos, tgt, objs, budget, clairvoyant_limit)
     return Chances(state.turn, tgt, objective, D, pile, fact[D], tuple(moves), root.get(WIN), root.get(SCORE),
-                   cw, cs, note, sum(s.nodes for s in searches.values()))
+                   cw, cs, note, sum(s.nodes for s in searches.values()), why)
 
 
 def _root(s: ChanceSearch, ms: list[tuple[int, int]], top: int, budget: int, wanted: list[bool]) -> list[Count]:
@@ -281,17 +282,10 @@ def _sequences(counts: dict[int, int]) -> list[list[int]]:
     return out
 
 
-def _clairvoyant(state: State, pos: ChancePos, target: int, objs: list[int], budget: int,
-                 limit: int) -> tuple[Count | None, Count | None, str]:
-    """The deck-known value: the sum over the pile's orders of the best result knowing the
-    order (each distinct order of classes searched once, weighted by the orders it stands
-    for). Trash cards are one class here (they are interchangeable)."""
-    D = pos.dn
-    fact = [1]
-    for k in range(1, D + 1):
-        fact.append(fact[-1] * k)
-    if state.over:
-        return None, None, "the game is over"
+def _pile_classes(pos: ChancePos) -> tuple[dict[int, int], list[int]]:
+    """The pile as classes for the deck-known searches: each useful card type with its
+    copies, and the trash cards as one class (-1; they are interchangeable), with the
+    trash cards themselves."""
     trash: list[int] = []
     counts: dict[int, int] = {}
     for c in range(len(pos.deck)):
@@ -304,6 +298,69 @@ def _clairvoyant(state: State, pos: ChancePos, target: int, objs: list[int], bud
             trash.extend([c] * k)
     if trash:
         counts[-1] = len(trash)
+    return counts, trash
+
+
+def _orders_of(counts: dict[int, int], trash: list[int]) -> list[list[int]]:
+    """Each distinct order of the pile's classes, as the cards drawn in turn."""
+    out = []
+    for seq in _sequences(counts):
+        t = iter(trash)
+        out.append([next(t) if c < 0 else c for c in seq])
+    return out
+
+
+def default_target(state: State, budget: int = DEFAULT_NODES, limit: int = CLAIRVOYANT_LIMIT) -> tuple[int, str]:
+    """The target :func:`chances` aims at when none is given, and why: the highest score
+    some order of the pile still allows (each distinct order searched with the order
+    known, when there are at most ``limit``), else an upper bound every order obeys (the
+    cards' bound and the pace: one point a draw and a turn of the final round). A target
+    no order reaches would make every move 0%."""
+    if state.over:
+        return state.score, "the game is over"
+    cards = state.max_reachable()
+    turns = state.game.num_players if state.turns_left is None else state.turns_left
+    bound = min(cards, sum(state.stacks) + state.deck_left + turns)
+    pos = position_of(state)
+    counts, trash = _pile_classes(pos)
+    n = _orders(counts)
+    if n > limit:
+        return bound, (f"the most the cards and the pace allow ({n} distinct orders of the pile: too many to "
+                       f"search each, over the limit of {limit})")
+    fact = 1
+    for k in range(2, pos.dn + 1):
+        fact *= k
+    search = ChanceSearch(pos, SCORE, 0, budget, seq=[0])
+    best, undecided = -1, False
+    for real in _orders_of(counts, trash):
+        search.seq = real
+        lo, hi = search.decide(-1, fact * state.game.perfect_score + 1)
+        best = max(best, lo // fact)
+        undecided |= hi // fact > best
+        if best >= bound:
+            break
+    if best >= cards:
+        why = "the most the cards allow, and some order of the pile reaches it"
+    else:
+        why = (f"the most any order of the pile allows (each of its {n} distinct orders searched knowing the "
+               f"order; the cards alone would allow {cards})")
+    if undecided:
+        why += "; some orders not decided within the budget: at least this"
+    return best, why
+
+
+def _clairvoyant(state: State, pos: ChancePos, target: int, objs: list[int], budget: int,
+                 limit: int) -> tuple[Count | None, Count | None, str]:
+    """The deck-known value: the sum over the pile's orders of the best result knowing the
+    order (each distinct order of classes searched once, weighted by the orders it stands
+    for). Trash cards are one class here (they are interchangeable)."""
+    D = pos.dn
+    fact = [1]
+    for k in range(1, D + 1):
+        fact.append(fact[-1] * k)
+    if state.over:
+        return None, None, "the game is over"
+    counts, trash = _pile_classes(pos)
     n = _orders(counts)
     if n > limit:
         return None, None, f"{n} distinct orders of the pile, over the limit of {limit}"
@@ -312,9 +369,7 @@ def _clairvoyant(state: State, pos: ChancePos, target: int, objs: list[int], bud
         weight *= fact[k]
     totals = {o: [0, 0] for o in objs}
     searches = {o: ChanceSearch(pos, o, target, budget, seq=[0]) for o in objs}  # one table per objective
-    for seq in _sequences(counts):
-        t = iter(trash)
-        real = [next(t) if c < 0 else c for c in seq]
+    for real in _orders_of(counts, trash):
         for o in objs:
             s = searches[o]
             s.seq = real
