@@ -31,7 +31,8 @@ def game_with(tmp_path, **options) -> str:
                                       ("PLAY_TO_THE_END", "playToTheEnd"), ("strikeout score", "strikeoutScore")])
 def test_a_rule_misspelled_in_case_or_separators_is_an_error(tmp_path, key, rule):
     path = game_with(tmp_path, **{key: True})
-    assert_clean_error(run_cli("solve", path), f"options.{key}", repr(rule))
+    label = f"options.{key}" if key.isidentifier() else f"options[{key!r}]"
+    assert_clean_error(run_cli("solve", path), label, repr(rule))
     with pytest.raises(MalformedError, match=rule):
         Rules.from_json_options({key: True})
 
@@ -48,6 +49,11 @@ def test_another_unknown_key_is_a_warning_and_changes_nothing(tmp_path, key, hin
     assert json.loads(res.stdout) == json.loads(run_cli("show", str(GAME), "--json").stdout)
     with pytest.warns(UnknownKeyWarning, match=key):
         Rules.from_json_options({key: True})
+
+
+def test_a_key_that_is_no_name_is_quoted(tmp_path):
+    res = run_cli("show", game_with(tmp_path, **{"": True}))
+    assert res.exit_code == 0 and "options['']: unknown option" in res.stderr
 
 
 def test_strict_options_makes_an_unknown_key_an_error(tmp_path):

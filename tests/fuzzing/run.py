@@ -106,7 +106,8 @@ def judge(case: Case, out: Outcome) -> tuple[tuple[str, ...], str] | None:
       check: 0, 1 or 2),
     - neither stream holds a Python traceback, and both are valid UTF-8,
     - with exit code 2: stderr is exactly one line starting with ``error: `` (no control
-      characters that break it into several lines on a terminal) and stdout is empty,
+      characters that break it into several lines on a terminal), after any one-line
+      ``warning: `` lines, and stdout is empty,
     - with ``--json`` and a verdict (exit 0, or 1 for ``puzzle check``): stdout is one valid
       JSON value (no NaN/Infinity),
     - it finishes within the :class:`Runner`'s ``hang_seconds`` (a watchdog: ``solve`` runs
@@ -145,6 +146,9 @@ def judge(case: Case, out: Outcome) -> tuple[tuple[str, ...], str] | None:
         first = stderr.strip().splitlines()[0][:160] if stderr.strip() else ""
         return ("exit-code", cmd, str(code)), f"exit code {code} (allowed {sorted(EXIT_CODES[cmd])}): {first}"
     if code == 2:
+        # one-line warnings (an unknown option key) may come before the error line
+        while stderr.startswith("warning: ") and "\n" in stderr:
+            stderr = stderr.split("\n", 1)[1]
         if not stderr.startswith("error: "):
             return ("error-format", cmd, "not 'error: '"), f"stderr does not start with 'error: ': {stderr[:160]!r}"
         if not stderr.endswith("\n") or stderr.count("\n") != 1:

@@ -35,13 +35,14 @@ def check_option_keys(opts: dict[str, Any], where: str = "options") -> None:
     for key in opts:
         if key in known:
             continue
+        at = f"{where}.{key}" if str(key).isidentifier() else f"{where}[{str(key)!r}]"
         near = [k for k in known if _squashed(k) == _squashed(str(key))]
         if near:
-            raise MalformedError(f"{where}.{key}: unknown option; the rule is spelled {near[0]!r} (a misspelled "
+            raise MalformedError(f"{at}: unknown option; the rule is spelled {near[0]!r} (a misspelled "
                                  f"rule would change every answer)")
         close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
-        warnings.warn(f"{where}.{key}: unknown option{hint}", UnknownKeyWarning, stacklevel=3)
+        warnings.warn(f"{at}: unknown option{hint}", UnknownKeyWarning, stacklevel=3)
 
 
 def variant_by_name(name: object) -> Variant:
