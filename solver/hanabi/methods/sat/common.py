@@ -294,6 +294,29 @@ def _counters(enc: Encoding, d: _Data):
     return stack, clues, strikes
 
 
+def _stack_rises(enc: Encoding, stack, t: int, s: int, h: int, kp: int, ty: int) -> None:
+    """Stacks (order-encoded): suit s's stack is at least h after event or turn t exactly
+    when it was before, or ``t`` plays (``kp``) a card of suit s and rank h (``ty``) on a
+    stack at h-1."""
+    nxt, cur, below = enc.var("stack", t + 1, s, h), stack(t, s, h), stack(t, s, h - 1)
+    enc.implies([cur], [nxt])
+    enc.implies([kp, ty, below], [nxt])
+    enc.implies([nxt], [cur, kp])
+    enc.implies([nxt], [cur, ty])
+    enc.implies([nxt], [cur, below])
+    enc.implies([nxt], [stack(t + 1, s, h - 1)])
+
+
+def _strikes_rise(enc: Encoding, strikes, t: int, bomb: int, limit: int) -> None:
+    """Strikes (order-encoded): one more after a bomb at ``t``."""
+    for i in range(1, limit + 1):
+        nxt, cur, below = enc.var("strikes", t + 1, i), strikes(t, i), strikes(t, i - 1)
+        enc.implies([cur], [nxt])
+        enc.implies([bomb, below], [nxt])
+        enc.implies([nxt], [cur, bomb])
+        enc.implies([nxt], [cur, below])
+
+
 def _guard(enc: Encoding, d: _Data, stack, t: int, kp: int, ty: int, s: int, r: int) -> None:
     """A game with fixed stacks (solver.hanabi.methods.split): a card of type (s, r) is not misplayed at
     ``t`` while its stack is at the guard's height and the owner's stack (if any) is

@@ -14,6 +14,8 @@ from .common import (
     _guard,
     _needed_cards,
     _over_or_done,
+    _stack_rises,
+    _strikes_rise,
 )
 
 
@@ -355,17 +357,9 @@ def _play_or_bomb(m: _StepModel, e: int) -> None:
 def _stacks(m: _StepModel, e: int) -> None:
     """Stacks: suit s reaches h exactly when a card of suit s and rank h is played on a
     stack at h-1."""
-    enc, kp, stack = m.enc, m.play[e], m.stack
     for s in range(m.S):
         for h in range(1, m.d.max_rank[s] + 1):
-            nxt, cur, below = m.v("stack", e + 1, s, h), stack(e, s, h), stack(e, s, h - 1)
-            ty = m.type_lit(e, s, h)
-            enc.implies([cur], [nxt])
-            enc.implies([kp, ty, below], [nxt])
-            enc.implies([nxt], [cur, kp])
-            enc.implies([nxt], [cur, ty])
-            enc.implies([nxt], [cur, below])
-            enc.implies([nxt], [stack(e + 1, s, h - 1)])
+            _stack_rises(m.enc, m.stack, e, s, h, m.play[e], m.type_lit(e, s, h))
 
 
 def _tokens(m: _StepModel, e: int) -> None:
@@ -391,13 +385,7 @@ def _tokens(m: _StepModel, e: int) -> None:
 
 def _strikes(m: _StepModel, e: int) -> None:
     """Strikes: one more after a bomb."""
-    enc, bomb = m.enc, m.bomb[e]
-    for i in range(1, m.L + 1):
-        nxt, cur, below = m.v("strikes", e + 1, i), m.strikes(e, i), m.strikes(e, i - 1)
-        enc.implies([cur], [nxt])
-        enc.implies([bomb, below], [nxt])
-        enc.implies([nxt], [cur, bomb])
-        enc.implies([nxt], [cur, below])
+    _strikes_rise(m.enc, m.strikes, e, m.bomb[e], m.L)
 
 
 def _used_once(m: _StepModel, e: int) -> None:

@@ -6,7 +6,18 @@ from typing import NamedTuple
 
 from solver.hanabi.rules import Action, State
 
-from .common import TURN_FEATURES, Encoding, _counters, _Data, _decoded_action, _guard, _needed_cards, _over_or_done
+from .common import (
+    TURN_FEATURES,
+    Encoding,
+    _counters,
+    _Data,
+    _decoded_action,
+    _guard,
+    _needed_cards,
+    _over_or_done,
+    _stack_rises,
+    _strikes_rise,
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -325,17 +336,9 @@ def _play_or_bomb(m: _TurnModel, t: int, a: _Turn) -> None:
 def _stacks(m: _TurnModel, t: int, a: _Turn) -> None:
     """Stacks (order-encoded): stack s reaches h at turn t exactly when a card of suit s
     and rank h is played onto a stack at h-1."""
-    enc, stack, kp = m.enc, m.stack, a.play
     for s in range(m.S):
         for h in range(1, m.d.max_rank[s] + 1):
-            nxt, cur = m.v("stack", t + 1, s, h), stack(t, s, h)
-            ty = m.type_lit(t, s, h)
-            enc.implies([cur], [nxt])
-            enc.implies([kp, ty, stack(t, s, h - 1)], [nxt])
-            enc.implies([nxt], [cur, kp])
-            enc.implies([nxt], [cur, ty])
-            enc.implies([nxt], [cur, stack(t, s, h - 1)])
-            enc.implies([nxt], [stack(t + 1, s, h - 1)])
+            _stack_rises(m.enc, m.stack, t, s, h, a.play, m.type_lit(t, s, h))
 
 
 def _tokens(m: _TurnModel, t: int, a: _Turn) -> None:
@@ -366,13 +369,7 @@ def _tokens(m: _TurnModel, t: int, a: _Turn) -> None:
 
 def _strikes(m: _TurnModel, t: int) -> None:
     """Strikes (order-encoded): +1 after a bomb."""
-    enc, strikes, bomb = m.enc, m.strikes, m.v("bomb", t)
-    for i in range(1, m.L + 1):
-        nxt, cur, below = m.v("strikes", t + 1, i), strikes(t, i), strikes(t, i - 1)
-        enc.implies([cur], [nxt])
-        enc.implies([bomb, below], [nxt])
-        enc.implies([nxt], [cur, bomb])
-        enc.implies([nxt], [cur, below])
+    _strikes_rise(m.enc, m.strikes, t, m.v("bomb", t), m.L)
 
 
 def _emptied_hands(m: _TurnModel, t: int, a: _Turn) -> None:
