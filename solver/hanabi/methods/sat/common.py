@@ -307,6 +307,21 @@ def _stack_rises(enc: Encoding, stack, t: int, s: int, h: int, kp: int, ty: int)
     enc.implies([nxt], [stack(t + 1, s, h - 1)])
 
 
+def _units_after(enc: Encoding, before, t: int, gain: int, clue: int, top: int, cost: int) -> None:
+    """Clue units (order-encoded) after event or turn t: one more after a gain (none past
+    ``top``), ``cost`` fewer after a clue, else as ``before(t, i)`` says (at least i units
+    before t's action). A gain and a clue never meet."""
+    for i in range(1, top + 1):
+        nxt = enc.var("clues", t + 1, i)
+        up, same, down = before(t, i - 1), before(t, i), before(t, i + cost)
+        enc.implies([gain, up], [nxt])
+        enc.implies([gain, nxt], [up])
+        enc.implies([clue, down], [nxt])
+        enc.implies([clue, nxt], [down])
+        enc.implies([-gain, -clue, same], [nxt])
+        enc.implies([-gain, -clue, nxt], [same])
+
+
 def _strikes_rise(enc: Encoding, strikes, t: int, bomb: int, limit: int) -> None:
     """Strikes (order-encoded): one more after a bomb at ``t``."""
     for i in range(1, limit + 1):

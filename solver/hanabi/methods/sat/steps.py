@@ -16,6 +16,7 @@ from .common import (
     _over_or_done,
     _stack_rises,
     _strikes_rise,
+    _units_after,
 )
 
 
@@ -372,15 +373,7 @@ def _tokens(m: _StepModel, e: int) -> None:
         top = d.max_rank[s]
         enc.iff_and(m.complete[e][s], [stack(e + 1, s, top), -stack(e, s, top)])
     enc.iff_or(gain, [m.discard[e]] + (m.complete[e] if d.stack_token else []))
-    for i in range(1, m.M + 1):
-        nxt = m.v("clues", e + 1, i)
-        up, same, down = m.clues_at(e, i - 1), m.clues_at(e, i), m.clues_at(e, i + m.K)
-        enc.implies([gain, up], [nxt])
-        enc.implies([gain, nxt], [up])
-        enc.implies([kc, down], [nxt])
-        enc.implies([kc, nxt], [down])
-        enc.implies([-gain, -kc, same], [nxt])
-        enc.implies([-gain, -kc, nxt], [same])
+    _units_after(enc, m.clues_at, e, gain, kc, m.M, m.K)
 
 
 def _strikes(m: _StepModel, e: int) -> None:

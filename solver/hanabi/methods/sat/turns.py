@@ -17,6 +17,7 @@ from .common import (
     _over_or_done,
     _stack_rises,
     _strikes_rise,
+    _units_after,
 )
 
 
@@ -355,16 +356,7 @@ def _tokens(m: _TurnModel, t: int, a: _Turn) -> None:
         comps.append(c)
     gain = v("gain", t)
     enc.iff_or(gain, [a.discard] + (comps if d.stack_token else []))
-    kc = a.clue
-    for i in range(1, m.M + 1):
-        nxt = v("clues", t + 1, i)
-        up, same, down = clues(t, i - 1), clues(t, i), clues(t, i + m.K)
-        enc.implies([gain, up], [nxt])
-        enc.implies([gain, nxt], [up])
-        enc.implies([kc, down], [nxt])
-        enc.implies([kc, nxt], [down])
-        enc.implies([-gain, -kc, same], [nxt])
-        enc.implies([-gain, -kc, nxt], [same])
+    _units_after(enc, clues, t, gain, a.clue, m.M, m.K)
 
 
 def _strikes(m: _TurnModel, t: int) -> None:
