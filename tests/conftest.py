@@ -182,6 +182,7 @@ def as_action(t: tuple) -> Action:
 # included). CI runs them all.
 SLOW_MODULES = {
     "test_fuzz.py",  # every command against a thousand malformed inputs
+    "test_web_browser.py",  # a real browser against a real server
 }
 SLOW_TESTS = {
     "test_the_stats_block_is_what_its_published_rows_say",  # imports 100,000 deals

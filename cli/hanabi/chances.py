@@ -3,7 +3,6 @@ order is unknown (:func:`solver.hanabi.chances.chances`), as text or JSON."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
@@ -89,31 +88,6 @@ def format_text(state: State, r: Chances) -> str:
     return "\n".join(lines)
 
 
-def to_json(state: State, r: Chances) -> dict[str, Any]:
-    best = [i for i, m in enumerate(r.moves) if any(m is b for b in r.best)]
-    return {
-        "turn": r.turn,
-        "player": state.current,
-        "score": state.score,
-        "target": r.target,
-        "target_reason": r.target_reason,
-        "objective": r.objective,
-        "deck_left": r.deck_left,
-        "pile": {c: k for c, k in r.pile},
-        "orders": r.orders,
-        "exact": r.exact,
-        "moves_exact": r.moves_exact,
-        "win": None if r.win is None else r.win.to_json(),
-        "expected_score": None if r.score is None else r.score.to_json(),
-        "clairvoyant": {"win": None if r.clairvoyant_win is None else r.clairvoyant_win.to_json(),
-                        "expected_score": None if r.clairvoyant_score is None else r.clairvoyant_score.to_json(),
-                        "note": r.clairvoyant_note},
-        "moves": [{"actions": [a.to_json() for a in m.actions], "text": m.text,
-                   "win": None if m.win is None else m.win.to_json(),
-                   "expected_score": None if m.score is None else m.score.to_json()} for m in r.moves],
-        "best": best,
-        "nodes": r.nodes,
-    }
 
 
 def position(rec, turn: int | None, left: int | None) -> tuple[State, str]:
@@ -177,7 +151,7 @@ def chances(rec, turn, left, target, objective, nodes, timeout, no_clairvoyant, 
     r = run(state, target=target, objective=objective, budget=nodes or DEFAULT_NODES,
             clairvoyant=not no_clairvoyant)
     if as_json:
-        click.echo(json.dumps(to_json(state, r)))
+        click.echo(json.dumps(r.to_json(state)))
     else:
         click.echo(format_text(state, r))
 

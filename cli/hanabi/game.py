@@ -114,7 +114,7 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine, turn):
 
     If FILE contains actions, solves from the position after them (or after the first N:
     --turn N)."""
-    from solver.hanabi.methods.portfolio import solve as run_solve
+    from solver.hanabi.analysis.answers import solve_from, solve_json
 
     check_seconds(timeout, "--timeout", no_limit=True)
     check_turn(rec.source, turn, len(rec.actions))
@@ -122,19 +122,11 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine, turn):
         check_replay_out(rec, replay_out, replay_format)  # before the work, not after it
     elif replay_format is not None:
         raise MalformedError("--replay-format: give --replay-out FILE too")
-    start = rec.state_after(turn)
-    played = list(rec.actions[:start.turn])  # the game up to the position solved
-    sol = run_solve(start, timeout=timeout, engine=engine)
+    start, sol, link = solve_from(rec, turn, timeout=timeout, engine=engine)
     if replay_out is not None:
-        write_replay_out(rec, played + list(sol.actions), replay_out, replay_format)
-    from solver.hanabi.rules.links import link_or_none
-
-    link = link_or_none(rec.game, played + list(sol.actions), start.turn)
+        write_replay_out(rec, list(rec.actions[:start.turn]) + list(sol.actions), replay_out, replay_format)
     if as_json:
-        out = sol.to_json()
-        out["from_turn"] = start.turn
-        out["link"] = link  # opens the game and the line on hanab.live at from_turn (null: the site cannot)
-        click.echo(json.dumps(out))
+        click.echo(json.dumps(solve_json(start, sol, link)))
         return
     g = rec.game
     click.echo(f"{g.variant.name}, {g.num_players} players" + (f", from turn {start.turn}" if start.turn else ""))

@@ -95,6 +95,34 @@ class Chances:
     nodes: int
     target_reason: str = ""  # why this target: asked for, or how the default was found (default_target)
 
+    def to_json(self, state: State) -> dict[str, Any]:
+        """The answer as plain JSON data (``hanabi chances --json``); ``state`` is its position."""
+        r = self
+        best = [i for i, m in enumerate(r.moves) if any(m is b for b in r.best)]
+        return {
+            "turn": r.turn,
+            "player": state.current,
+            "score": state.score,
+            "target": r.target,
+            "target_reason": r.target_reason,
+            "objective": r.objective,
+            "deck_left": r.deck_left,
+            "pile": {c: k for c, k in r.pile},
+            "orders": r.orders,
+            "exact": r.exact,
+            "moves_exact": r.moves_exact,
+            "win": None if r.win is None else r.win.to_json(),
+            "expected_score": None if r.score is None else r.score.to_json(),
+            "clairvoyant": {"win": None if r.clairvoyant_win is None else r.clairvoyant_win.to_json(),
+                            "expected_score": None if r.clairvoyant_score is None else r.clairvoyant_score.to_json(),
+                            "note": r.clairvoyant_note},
+            "moves": [{"actions": [a.to_json() for a in m.actions], "text": m.text,
+                       "win": None if m.win is None else m.win.to_json(),
+                       "expected_score": None if m.score is None else m.score.to_json()} for m in r.moves],
+            "best": best,
+            "nodes": r.nodes,
+        }
+
     @property
     def exact(self) -> bool:
         """The position's value (each objective's) is exact."""

@@ -1,0 +1,56 @@
+"""The answers the commands print with ``--json``, as plain objects, for every front end
+that gives them (the command line, the board's API): one place builds each."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solver.errors import MalformedError
+from solver.hanabi.rules import GameRecord, State
+from solver.hanabi.rules.links import link_or_none
+
+if TYPE_CHECKING:
+    from solver.hanabi.methods.portfolio import Solution
+
+
+def position_at(rec: GameRecord, turn: int | None) -> State:
+    """The position after ``turn`` actions of the game (its end when None)."""
+    n = len(rec.actions)
+    if turn is not None and not 0 <= turn <= n:
+        raise MalformedError(f"{rec.source}: turn {turn} out of range 0..{n}")
+    return rec.state_after(turn)
+
+
+def solve_from(rec: GameRecord, turn: int | None = None, *, timeout: float | None = None,
+               engine: str = "portfolio") -> tuple[State, Solution, str | None]:
+    """The position after ``turn`` actions (the end when None), its :class:`Solution`, and
+    the link that opens the game up to there and then the line on hanab.live (None where
+    the site cannot)."""
+    from solver.hanabi.methods.portfolio import solve
+
+    start = position_at(rec, turn)
+    sol = solve(start, timeout=timeout, engine=engine)
+    link = link_or_none(rec.game, list(rec.actions[:start.turn]) + list(sol.actions), start.turn)
+    return start, sol, link
+
+
+def solve_answer(rec: GameRecord, turn: int | None = None, *, timeout: float | None = None,
+                 engine: str = "portfolio") -> dict[str, Any]:
+    """``hanabi solve --json``: the maximum from the position after ``turn`` actions, its
+    proof, the line (hanab.live actions from there), the turn and the link."""
+    return solve_json(*solve_from(rec, turn, timeout=timeout, engine=engine))
+
+
+def solve_json(start: State, sol: Solution, link: str | None) -> dict[str, Any]:
+    """What :func:`solve_from` found, as ``hanabi solve --json`` prints it."""
+    out = sol.to_json()
+    out["from_turn"] = start.turn
+    out["link"] = link  # opens the game and the line on hanab.live at from_turn (null: the site cannot)
+    return out
+
+
+def chances_answer(rec: GameRecord, turn: int | None = None, **kwargs: Any) -> dict[str, Any]:
+    """``hanabi chances --json`` for the position after ``turn`` actions."""
+    from solver.hanabi.chances import chances
+
+    st = position_at(rec, turn)
+    return chances(st, **kwargs).to_json(st)

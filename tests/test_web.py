@@ -1,0 +1,189 @@
+"""The board's server (web/, ``hanabi serve``) through Starlette's test client: the pages,
+the JSON API against the commands' ``--json`` on the same input, bad input (400 with the
+command line's message), a body too large (413), user text rendered as text, a busy pool
+(503), a killed worker, and the command itself in a real process."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from starlette.testclient import TestClient
+
+from web import create_app
+from web.work import Busy, Workers
+
+from conftest import DATA, REPO, run_cli
+
+GAME = DATA / "hanablive" / "p5v0s198_game149251.json"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=1)) as c:
+        yield c
+
+
+def same(a: dict, b: dict) -> bool:
+    """Two solve answers agree but for the times."""
+    drop = ("stats",)
+    return {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
+
+
+def test_the_board_of_a_seed(client):
+    r = client.get("/seed/p3v0s1")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "default-src 'self'" in csp and "unsafe-inline" not in csp
+    # no inline script: every script is the package's own file, or data
+    for tag in re.findall(r"<script[^>]*>", r.text):
+        assert 'src="/static/' in tag or 'type="application/json"' in tag, tag
+    data = json.loads(re.search(r'<script type="application/json" id="game-data">(.*?)</script>', r.text, re.S)[1])
+    assert data["variant"] == "No Variant" and len(data["positions"]) == 1 and data["perfect"] == 25
+    assert client.get("/static/board.js").status_code == 200
+    assert client.get("/healthz").json() == {"ok": True}
+
+
+def test_the_board_of_a_game_file(client):
+    r = client.post("/game", files={"file": ("game.json", GAME.read_bytes(), "application/json")})
+    assert r.status_code == 200
+    data = json.loads(re.search(r'id="game-data">(.*?)</script>', r.text, re.S)[1])
+    assert len(data["positions"]) == 54 and data["positions"][-1]["score"] == 23
+    pasted = client.post("/game", data={"game": GAME.read_text()})
+    assert pasted.status_code == 200 and json.loads(
+        re.search(r'id="game-data">(.*?)</script>', pasted.text, re.S)[1])["positions"][-1]["score"] == 23
+
+
+def test_solve_answers_as_the_command_does(client):
+    api = client.get("/api/solve", params={"seed": "p3v0s1"}).json()
+    cli = json.loads(run_cli("solve", "--seed", "p3v0s1", "--json").stdout)
+    assert same(api, cli) and api["max_score"] == 25
+    api = client.post("/api/solve", json={"game": json.loads(GAME.read_text()), "turn": 41}).json()
+    cli = json.loads(run_cli("solve", str(GAME), "--turn", "41", "--json").stdout)
+    assert same(api, cli) and api["max_score"] == 23 and api["from_turn"] == 41
+
+
+def test_review_answers_as_the_command_does(client):
+    api = client.post("/api/review", json={"game": GAME.read_text()}).json()
+    cli = json.loads(run_cli("review", str(GAME), "--json").stdout)
+    for answer in (api, cli):
+        for t in answer["turns"]:
+            t.pop("seconds")
+    assert api == cli
+    assert [(d["turn"], d["before"], d["after"]) for d in api["drops"]] == [(35, 25, 24), (40, 24, 23)]
+
+
+def test_chances_answer_as_the_command_does(client):
+    api = client.post("/api/chances", json={"game": json.loads(GAME.read_text()), "turn": 45}).json()
+    cli = json.loads(run_cli("chances", str(GAME), "--turn", "45", "--json").stdout)
+    assert api == cli and api["target"] == 23
+
+
+def test_bad_input_is_400_with_the_command_lines_message(client, tmp_path):
+    truncated = GAME.read_text()[:500]
+    r = client.post("/api/solve", content=truncated)
+    assert r.status_code == 400
+    path = tmp_path / "t.json"
+    path.write_text(truncated)
+    cli = run_cli("solve", str(path)).stderr.strip()
+    assert r.json()["error"].split(": ", 1)[1] == cli.split(": ", 2)[2]  # the same words after the source
+    assert client.get("/api/solve", params={"seed": "p3v9999s1"}).status_code == 400
+    assert client.get("/api/solve").status_code == 400
+    bad_turn = client.post("/api/solve", json={"game": GAME.read_text(), "turn": 99})
+    assert bad_turn.status_code == 400 and "out of range 0..53" in bad_turn.json()["error"]
+    page = client.post("/game", data={"game": truncated})
+    assert page.status_code == 400 and "invalid JSON" in page.text
+
+
+def test_a_body_too_large_is_413(client):
+    big = "x" * (3 * 1024 * 1024)
+    r = client.post("/api/solve", content=big)
+    assert r.status_code == 413 and "larger than 2 MB" in r.json()["error"]
+    page = client.post("/game", files={"file": ("big.json", big.encode(), "application/json")})
+    assert page.status_code == 413
+
+
+def test_player_names_are_text_not_markup(client):
+    d = json.loads(GAME.read_text())
+    evil = "<img src=x onerror=alert(1)>"
+    d["players"][0] = evil
+    r = client.post("/game", data={"game": json.dumps(d)})
+    assert r.status_code == 200
+    assert evil not in r.text and "<img" not in r.text
+
+
+def test_a_full_queue_is_busy_and_a_killed_worker_does_not_stop_the_server():
+    pool = Workers(workers=1, queue=1)
+
+    async def three():
+        jobs = [pool.run(f"k{i}", time.sleep, 1.0) for i in range(3)]
+        return await asyncio.gather(*jobs, return_exceptions=True)
+
+    try:
+        out = asyncio.run(three())
+        assert sum(isinstance(x, Busy) for x in out) == 1 and out.count(None) == 2
+
+        async def killed():
+            task = asyncio.ensure_future(pool.run("slow", time.sleep, 30))
+            await asyncio.sleep(1.0)
+            for pid in list(pool._executor()._processes):
+                os.kill(pid, signal.SIGKILL)
+            return await asyncio.gather(task, return_exceptions=True)
+
+        (err,) = asyncio.run(killed())
+        assert isinstance(err, Busy) and "ask again" in str(err)
+        assert asyncio.run(pool.run("after", abs, -3)) == 3  # a new pool answers
+    finally:
+        pool.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_hanabi_serve_starts_answers_and_stops_on_sigterm():
+    port = _free_port()
+    hanabi = [sys.executable, "-c", "import cli.hanabi as h; h.main()"]
+    proc = subprocess.Popen([*hanabi, "serve", "--port", str(port)], cwd=REPO, stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.monotonic()
+        line = proc.stderr.readline()
+        assert line.strip() == f"hanabi serve: http://127.0.0.1:{port}/ (Ctrl-C stops it)"
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                    assert json.load(r) == {"ok": True}
+                break
+            except OSError:
+                assert time.monotonic() - t0 < 10, "the server did not answer"
+                time.sleep(0.1)
+        # the port is taken now: a second server says so in one line
+        second = subprocess.run([*hanabi, "serve", "--port", str(port)], cwd=REPO, capture_output=True, text=True,
+                                timeout=60)
+        assert second.returncode == 2 and second.stderr.startswith("error: ") and "is in use" in second.stderr
+        proc.send_signal(signal.SIGTERM)
+        rest = proc.communicate(timeout=20)[1]
+        # it shuts down, then ends as a process ended by SIGTERM does (as analyse exits 143)
+        assert proc.returncode in (-signal.SIGTERM, 128 + signal.SIGTERM), (proc.returncode, rest)
+        assert "Traceback" not in rest and "error" not in rest.lower()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_serve_refuses_a_bad_port_or_host():
+    out = run_cli("serve", "--port", "0")
+    assert out.exit_code == 2 and "a port is 1..65535" in out.stderr
+    out = run_cli("serve", "--host", "no-such-host.invalid", "--port", "8765")
+    assert out.exit_code == 2 and "--host 'no-such-host.invalid'" in out.stderr

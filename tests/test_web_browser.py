@@ -1,0 +1,131 @@
+"""The board in a real browser: Playwright driving Debian's chromium headless against a
+``hanabi serve`` started for the test (issue 35, item 6). Skips, saying why, where
+chromium or Playwright is missing (``.ci/run`` installs chromium; Playwright is a test
+dependency)."""
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from conftest import DATA, REPO
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+
+GAME = DATA / "hanablive" / "p5v0s198_game149251.json"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", "import cli.hanabi as h; h.main()", "serve", "--port", str(port)],
+                            cwd=REPO, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    t0 = time.monotonic()
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1):
+                break
+        except OSError:
+            if time.monotonic() - t0 > 20 or proc.poll() is not None:
+                proc.kill()
+                pytest.fail(f"hanabi serve did not start: {proc.stderr.read() if proc.stderr else ''}")
+            time.sleep(0.1)
+    yield url
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.problems = []
+    pg.on("pageerror", lambda e: pg.problems.append(str(e)))
+    pg.on("dialog", lambda d: (pg.problems.append("dialog: " + d.message), d.dismiss()))
+    yield pg
+    context.close()
+
+
+def open_game(page, server, text: str) -> None:
+    page.goto(server + "/")
+    page.fill("textarea[name=game]", text)
+    page.click("form.stack button[type=submit]")
+
+
+def test_a_seed_solves_to_25_and_steps_through_its_line(page, server):
+    page.goto(server + "/")
+    page.fill("#seed", "p3v0s1")
+    page.click("#seed-form button")
+    page.wait_for_selector("#position .hand")
+    assert "score 0/25" in page.text_content("#info")
+    page.click("#solve")
+    page.wait_for_selector("#verdict", timeout=60_000)
+    assert page.text_content("#verdict") == "From turn 0: maximum 25/25 (exact)"
+    assert not page.problems
+
+
+def test_review_a_real_game_shows_the_drops_and_steps_to_them(page, server):
+    open_game(page, server, GAME.read_text())
+    page.wait_for_selector("#position .hand")
+    assert page.text_content("#turn-label") == "turn 0 of 53"
+    page.keyboard.press("End")
+    assert page.text_content("#turn-label") == "turn 53 of 53" and "score 23/25" in page.text_content("#info")
+    page.keyboard.press("ArrowLeft")
+    assert page.text_content("#turn-label") == "turn 52 of 53"
+    page.click("#review")
+    page.wait_for_selector("#drops li", timeout=120_000)
+    items = page.query_selector_all("#drops li")
+    assert [i.text_content().split(" ")[1] for i in items] == ["35", "40"]  # as hanabi review says
+    items[1].query_selector("button").click()
+    assert page.text_content("#turn-label") == "turn 40 of 53"
+    page.click("#solve")
+    page.wait_for_selector("#verdict", timeout=60_000)
+    assert page.text_content("#verdict") == "From turn 40: maximum 24/25 (exact)"
+    assert not page.problems
+
+
+def test_bad_files_get_their_errors(page, server, tmp_path):
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text(GAME.read_text()[:700])
+    big = tmp_path / "big.json"
+    big.write_text(" " * (3 * 1024 * 1024))
+    for path, words in ((truncated, "invalid JSON"), (big, "larger than 2 MB")):
+        page.goto(server + "/")
+        page.set_input_files("input[type=file]", str(path))
+        page.click("form.stack button[type=submit]")
+        page.wait_for_selector(".error")
+        assert words in page.text_content(".error")
+    assert not page.problems
+
+
+def test_a_player_name_of_markup_is_text_and_runs_nothing(page, server):
+    d = json.loads(GAME.read_text())
+    evil = "<img src=x onerror=alert(1)>"
+    d["players"][0] = evil
+    open_game(page, server, json.dumps(d))
+    page.wait_for_selector("#position .hand")
+    assert page.text_content("#position .hand .name") == evil
+    assert page.query_selector("#position img") is None
+    page.wait_for_timeout(300)
+    assert not page.problems  # no alert dialog, no script error

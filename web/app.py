@@ -1,0 +1,221 @@
+"""The routes of the board: pages and the JSON API. Bad input answers 400 (the API:
+``{"error": "..."}``, the one-line message the command line gives), a body over
+:data:`~.board.MAX_BODY` 413, a full queue 503; never a stack trace."""
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from solver.errors import IllegalActionError, MalformedError, SolverError
+from solver.hanabi.rules import GameRecord
+
+from .board import MAX_BODY, board_data, read_game, read_seed
+from .work import Busy, Workers, chances_job, game_key, review_job, solve_job
+
+HERE = Path(__file__).parent
+# no script but the package's own, no style but its own, nothing from the network
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+class TooLarge(Exception):
+    pass
+
+
+class Headers:
+    """Every answer carries the Content Security Policy and refuses to be framed or sniffed."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer")]
+                message = dict(message, headers=headers)
+            await send(message)
+
+        await self.app(scope, receive, send_with)
+
+
+async def _body(request: Request) -> bytes:
+    """The request's body, refused past MAX_BODY before it is all read."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+        raise TooLarge()
+    out = bytearray()
+    async for chunk in request.stream():
+        out += chunk
+        if len(out) > MAX_BODY:
+            raise TooLarge()
+    return bytes(out)
+
+
+async def _game_text(request: Request) -> str:
+    """A game from a request: the body (hanab.live JSON or compact notation), a JSON object
+    ``{"game": ...}``, or the form field ``game`` (a page's form, or an uploaded file)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        if (request.headers.get("content-length") or "0").isdigit() and \
+                int(request.headers.get("content-length") or "0") > MAX_BODY:
+            raise TooLarge()
+        form = await request.form(max_part_size=MAX_BODY)
+        value = form.get("game")
+        if value is None or value == "":
+            file = form.get("file")
+            if file is not None and hasattr(file, "read"):
+                data = await file.read(MAX_BODY + 1)
+                if len(data) > MAX_BODY:
+                    raise TooLarge()
+                return _text(data)
+            raise MalformedError("the form has no game (paste it, or choose a file)")
+        if not isinstance(value, str):
+            data = await value.read(MAX_BODY + 1)
+            if len(data) > MAX_BODY:
+                raise TooLarge()
+            return _text(data)
+        return value
+    return _text(await _body(request))
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise MalformedError(f"the game is not UTF-8 text (byte {e.start})") from None
+
+
+def _turn(value: Any, rec: GameRecord) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit())):
+        raise MalformedError(f"turn {value!r}: a number of actions 0..{len(rec.actions)}")
+    turn = int(value)
+    if not 0 <= turn <= len(rec.actions):
+        raise MalformedError(f"turn {turn} out of range 0..{len(rec.actions)}")
+    return turn
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(workers: int = 1, queue: int = 8) -> Starlette:
+    """The board's application; ``workers`` processes do the solving, ``queue`` more
+    requests may wait for one."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+    pool = Workers(workers, queue)
+
+    def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(env.get_template(name).render(**context), status_code=status)
+
+    def board(rec: GameRecord) -> HTMLResponse:
+        data = board_data(rec)
+        return page("board.html", title=f"{data['variant']}, {len(data['players'])} players", data=data,
+                    source=rec.source)
+
+    async def index(request: Request) -> Response:
+        return page("index.html")
+
+    async def seed_page(request: Request) -> Response:
+        try:
+            return board(read_seed(request.path_params["seed"]))
+        except (MalformedError, IllegalActionError) as e:
+            return page("index.html", 400, error=str(e))
+
+    async def game_page(request: Request) -> Response:
+        try:
+            return board(read_game(await _game_text(request)))
+        except TooLarge:
+            return page("index.html", 413, error=f"the game is larger than {MAX_BODY // (1024 * 1024)} MB")
+        except (MalformedError, IllegalActionError) as e:
+            return page("index.html", 400, error=str(e))
+
+    async def api(request: Request, kind: str) -> Response:
+        try:
+            if request.method == "GET":
+                seed = request.query_params.get("seed")
+                if not seed:
+                    raise MalformedError("give ?seed=... (a hanab.live seed), or POST the game")
+                rec = read_seed(seed)
+                turn = _turn(request.query_params.get("turn"), rec)
+            else:
+                text = await _game_text(request)
+                wrapped = None
+                if text.lstrip().startswith("{"):
+                    try:
+                        obj = json.loads(text)
+                    except ValueError:
+                        obj = None
+                    if isinstance(obj, dict) and "game" in obj and "deck" not in obj:
+                        wrapped = obj
+                if wrapped is not None:
+                    game = wrapped["game"]
+                    rec = read_game(game if isinstance(game, str) else json.dumps(game))
+                    turn = _turn(wrapped.get("turn"), rec)
+                else:
+                    rec = read_game(text)
+                    turn = _turn(request.query_params.get("turn"), rec)
+            game = rec.to_json()
+            if kind == "solve":
+                answer = await pool.run(game_key(rec, kind, turn), solve_job, game, turn)
+            elif kind == "review":
+                answer = await pool.run(game_key(rec, kind, None), review_job, game)
+            else:
+                answer = await pool.run(game_key(rec, kind, turn), chances_job, game, turn)
+            return JSONResponse(answer)
+        except TooLarge:
+            return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
+        except Busy as e:
+            return _error(str(e), 503)
+        except (MalformedError, IllegalActionError) as e:
+            return _error(str(e), 400)
+        except SolverError as e:
+            return _error(f"internal error (please report it): {e}", 500)
+
+    async def solve_api(request: Request) -> Response:
+        return await api(request, "solve")
+
+    async def review_api(request: Request) -> Response:
+        return await api(request, "review")
+
+    async def chances_api(request: Request) -> Response:
+        return await api(request, "chances")
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    routes = [
+        Route("/", index),
+        Route("/seed/{seed}", seed_page),
+        Route("/game", game_page, methods=["POST"]),
+        Route("/api/solve", solve_api, methods=["GET", "POST"]),
+        Route("/api/review", review_api, methods=["POST"]),
+        Route("/api/chances", chances_api, methods=["POST"]),
+        Route("/healthz", healthz),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        pool.close()
+
+    app = Starlette(routes=routes, middleware=[Middleware(Headers)], lifespan=lifespan)
+    app.state.workers = pool
+    return app

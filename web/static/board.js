@@ -1,0 +1,186 @@
+// The board: draws the position of the chosen turn, and asks the server to solve from it
+// or to review the game. Every text is set as text (textContent), never as HTML.
+"use strict";
+const data = JSON.parse(document.getElementById("game-data").textContent);
+const slider = document.getElementById("turn");
+const last = data.positions.length - 1;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function card(c) {
+  const e = el("span", "tile", String(c.rank));
+  e.style.background = c.colour;
+  e.title = c.suit + " " + c.rank + " (#" + c.order + ")";
+  e.dataset.card = c.text;
+  return e;
+}
+
+function draw(turn) {
+  const p = data.positions[turn];
+  const box = document.getElementById("position");
+  box.replaceChildren();
+  const info = el("p", "info");
+  info.textContent = "score " + p.score + "/" + data.perfect + " \u00b7 clues " + p.clues + "/" + p.max_clues +
+    " \u00b7 strikes " + p.strikes + "/" + p.strike_limit + " \u00b7 pace " + p.pace +
+    (p.over ? " \u00b7 game over" : " \u00b7 " + p.current + " to act");
+  info.id = "info";
+  box.append(info);
+  const stacks = el("div", "stacks");
+  for (const s of p.stacks) {
+    const t = el("span", "stack", s.height === 0 ? "\u00b7" : String(s.height));
+    t.style.borderColor = s.colour;
+    t.style.background = s.height ? s.colour : "transparent";
+    t.title = s.suit + ": " + s.height + " of " + s.top;
+    stacks.append(t);
+  }
+  box.append(el("h2", "", "Stacks"), stacks);
+  box.append(el("h2", "", "Hands (newest card first)"));
+  for (const h of p.hands) {
+    const row = el("div", "hand" + (h.player === p.current ? " current" : ""));
+    row.append(el("span", "name", h.player));
+    for (const c of h.cards) row.append(card(c));
+    box.append(row);
+  }
+  const deck = el("div", "pile");
+  for (const c of p.deck) deck.append(card(c));
+  box.append(el("h2", "", "Draw pile, next first (" + p.deck.length + " cards, face up)"), deck);
+  const discards = el("div", "pile");
+  for (const c of p.discards) discards.append(card(c));
+  box.append(el("h2", "", "Discard pile (" + p.discards.length + ")"), discards);
+  document.getElementById("turn-label").textContent = "turn " + turn + " of " + last;
+  document.getElementById("action").textContent =
+    turn < last ? "next: " + data.actions[turn]
+      : p.over ? "the game is over"
+      : last === 0 ? "the deal: no action played yet (solve from here for the best line)"
+      : "after the last action of the game";
+  slider.value = String(turn);
+}
+
+function go(turn) {
+  draw(Math.max(0, Math.min(last, turn)));
+}
+
+slider.addEventListener("input", () => go(Number(slider.value)));
+document.getElementById("prev").addEventListener("click", () => go(Number(slider.value) - 1));
+document.getElementById("next").addEventListener("click", () => go(Number(slider.value) + 1));
+document.getElementById("first").addEventListener("click", () => go(0));
+document.getElementById("last").addEventListener("click", () => go(last));
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "INPUT" && event.target.type !== "range") return;
+  const t = Number(slider.value);
+  if (event.key === "ArrowLeft") { go(t - 1); event.preventDefault(); }
+  else if (event.key === "ArrowRight") { go(t + 1); event.preventDefault(); }
+  else if (event.key === "Home") { go(0); event.preventDefault(); }
+  else if (event.key === "End") { go(last); event.preventDefault(); }
+});
+
+async function ask(path, body) {
+  const status = document.getElementById("status");
+  status.textContent = "working\u2026";
+  try {
+    const r = await fetch(path, {method: "POST", headers: {"content-type": "application/json"},
+                                 body: JSON.stringify(body)});
+    const answer = await r.json();
+    status.textContent = r.ok ? "" : "error: " + answer.error;
+    return r.ok ? answer : null;
+  } catch (e) {
+    status.textContent = "error: " + e;
+    return null;
+  }
+}
+
+document.getElementById("solve").addEventListener("click", async () => {
+  const turn = Number(slider.value);
+  const a = await ask("/api/solve", {game: data.game, turn: turn});
+  const box = document.getElementById("answer");
+  box.replaceChildren();
+  if (!a) return;
+  const head = el("p", "verdict");
+  head.id = "verdict";
+  head.textContent = "From turn " + a.from_turn + ": maximum " + a.max_score + "/" + data.perfect +
+    (a.exact ? " (exact)" : " (at most " + a.upper_bound + ")");
+  box.append(head, el("p", "muted", "why not more: " + a.proof.reason));
+  box.append(el("p", "muted", "the line: " + a.actions.length + " moves"));
+  if (a.link) {
+    const link = el("a", "", "open the line on hanab.live");
+    link.href = a.link;
+    link.rel = "noreferrer";
+    box.append(link);
+  } else {
+    box.append(el("p", "muted", "no hanab.live link for this game"));
+  }
+});
+
+function curve(review) {
+  const w = 640, h = 200, pad = 30;
+  const turns = review.turns;
+  const n = Math.max(1, turns.length - 1);
+  const top = review.perfect;
+  const x = (i) => pad + (w - 2 * pad) * i / n;
+  const y = (v) => h - pad - (h - 2 * pad) * v / top;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 " + w + " " + h);
+  svg.setAttribute("class", "curve");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "the maximum still reachable after every turn, and the score");
+  for (const [key, cls] of [["max_score", "max"], ["score", "score"]]) {
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("points", turns.map((t, i) => x(i) + "," + y(t[key])).join(" "));
+    line.setAttribute("class", cls);
+    svg.append(line);
+  }
+  for (const v of [0, top]) {  // the score axis: 0 and the perfect score
+    const label = document.createElementNS(ns, "text");
+    label.setAttribute("x", 4);
+    label.setAttribute("y", y(v) + 4);
+    label.setAttribute("class", "axis");
+    label.textContent = String(v);
+    svg.append(label);
+  }
+  const legend = [["max", "the most still reachable"], ["score", "the score so far"]];
+  legend.forEach(([cls, text], i) => {
+    const t = document.createElementNS(ns, "text");
+    t.setAttribute("x", pad + 8);
+    t.setAttribute("y", h - pad - 28 + 14 * i);
+    t.setAttribute("class", "legend " + cls);
+    t.textContent = text;
+    svg.append(t);
+  });
+  for (const d of review.drops) {
+    const dot = document.createElementNS(ns, "circle");
+    dot.setAttribute("cx", x(d.turn + 1));
+    dot.setAttribute("cy", y(turns[d.turn + 1].max_score));
+    dot.setAttribute("r", 5);
+    dot.setAttribute("class", "drop");
+    svg.append(dot);
+  }
+  return svg;
+}
+
+document.getElementById("review").addEventListener("click", async () => {
+  const a = await ask("/api/review", {game: data.game});
+  const box = document.getElementById("curve");
+  box.replaceChildren();
+  if (!a) return;
+  box.append(curve(a));
+  const list = el("ul", "drops");
+  list.id = "drops";
+  if (!a.drops.length) list.append(el("li", "", "the maximum never fell: " + a.turns[0].max_score));
+  for (const d of a.drops) {
+    const item = el("li");
+    const b = el("button", "link", "turn " + d.turn);
+    b.addEventListener("click", () => go(d.turn));
+    item.append(b, document.createTextNode(" " + d.player + ": " + d.action + " \u2014 " + d.before + " \u2192 " +
+                                          d.after + " (instead: " + d.better + ")"));
+    list.append(item);
+  }
+  box.append(list);
+});
+
+go(0);
