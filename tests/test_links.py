@@ -4,6 +4,7 @@ format (``packages/client/src/lobby/hypoCompress.ts``: ``expand``, ``decompressD
 games of many variants, including the site's decoding quirks."""
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -167,3 +168,56 @@ def test_puzzle_check_and_export_print_links_to_the_position(tmp_path):
     assert f"solution on hanab.live: {rep['links']['solution']}" in run_cli("puzzle", "check", str(path)).stdout
     out = run_cli("puzzle", "export", str(path), "--out", str(tmp_path / "g.json"), "--with-solution").stdout
     assert f"On hanab.live: {rep['links']['solution']}" in out
+
+
+# ---------------------------------------------------------------------------------------
+# A link only where the site opens the same game (issue 35): the code carries no option
+# ---------------------------------------------------------------------------------------
+def test_no_link_for_hands_of_another_size():
+    from solver.hanabi.rules import Rules, variant_by_name
+    from solver.hanabi.rules.links import link_and_reason
+    from solver.hanabi.rules.seeds import game_from_seed
+
+    from conftest import run_cli
+
+    for flag in ("one_extra_card", "one_less_card"):
+        g = game_from_seed("p3v0s21", rules=Rules(variant_by_name("No Variant"), **{flag: True}))
+        link, why = link_and_reason(g, [])
+        assert link is None and "a link carries no option" in why
+    res = run_cli("solve", "--seed", "p3v0s21", "--one-extra-card", "--json")
+    out = json.loads(res.stdout)
+    assert out["link"] is None and "one extra card" in out["no_link"]
+    text = run_cli("solve", "--seed", "p3v0s21", "--one-extra-card").stdout
+    assert "On hanab.live: no link (the game is played with one extra card a hand" in text
+    plain = json.loads(run_cli("solve", "--seed", "p3v0s21", "--json").stdout)
+    assert plain["link"].startswith("https://hanab.live/shared-replay-json/") and plain["no_link"] is None
+
+
+def test_no_link_for_a_line_with_an_empty_clue_or_a_deck_play():
+    from solver.hanabi.methods.strategy import greedy_line
+    from solver.hanabi.rules import COLOR_CLUE, PLAY, Rules, variant_by_name
+    from solver.hanabi.rules.links import link_and_reason
+    from solver.hanabi.rules.seeds import game_from_seed
+
+    g = game_from_seed("p2v0s1", rules=Rules(variant_by_name("No Variant"), empty_clues=True))
+    st = g.initial_state()
+    bob = {g.deck[o].suit for o in st.hands[1]}
+    colour = next(c for c in range(5) if c not in bob)
+    empty = Action(COLOR_CLUE, 1, colour)
+    link, why = link_and_reason(g, [empty])
+    assert link is None and "action 0 is a clue that touches no card" in why
+    assert link_and_reason(g, [])[0] is not None  # the game itself can be linked
+
+    g = game_from_seed("p2v0s1", rules=Rules(variant_by_name("No Variant"), deck_plays=True))
+    st = g.initial_state()
+    line, _ = greedy_line(st)
+    acts = []
+    for a in line:
+        if st.deck_left == 1 or st.over:
+            break
+        acts.append(st.apply(a))
+    assert st.deck_left == 1 and not st.over
+    deck_play = Action(PLAY, st.next_draw)
+    link, why = link_and_reason(g, acts + [deck_play])
+    assert link is None and f"action {len(acts)} plays the last card straight from the deck" in why
+    assert link_and_reason(g, acts)[0] is not None

@@ -122,11 +122,11 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine, turn):
         check_replay_out(rec, replay_out, replay_format)  # before the work, not after it
     elif replay_format is not None:
         raise MalformedError("--replay-format: give --replay-out FILE too")
-    start, sol, link = solve_from(rec, turn, timeout=timeout, engine=engine)
+    start, sol, link, why = solve_from(rec, turn, timeout=timeout, engine=engine)
     if replay_out is not None:
         write_replay_out(rec, list(rec.actions[:start.turn]) + list(sol.actions), replay_out, replay_format)
     if as_json:
-        click.echo(json.dumps(solve_json(start, sol, link)))
+        click.echo(json.dumps(solve_json(start, sol, link, why)))
         return
     g = rec.game
     click.echo(f"{g.variant.name}, {g.num_players} players" + (f", from turn {start.turn}" if start.turn else ""))
@@ -135,6 +135,8 @@ def solve(rec, timeout, as_json, replay_out, replay_format, engine, turn):
     click.echo(search_text(sol.stats, engine))
     if link:
         click.echo(f"On hanab.live: {link}")
+    elif why and rec.game.variant.hanablive_id is not None:
+        click.echo(f"On hanab.live: no link ({why})")
     if start.over:
         click.echo(f"The game is over: no move is left to make (it ended: {end_in_words(start)}).")
         return

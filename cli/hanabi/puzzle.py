@@ -194,15 +194,15 @@ def generate(count, players, variant, difficulty, answer_kind, seed, out_dir, de
 
 def _links(p, st) -> dict:
     """Links that open the puzzle on hanab.live at its position: ``position`` (the game up
-    to it) and ``solution`` (then the first solution line); None where the site cannot
-    open the game (not one of its variants, ...)."""
-    from solver.hanabi.rules.links import link_or_none
+    to it) and ``solution`` (then the first solution line); None where no link would open
+    this very game, and then ``no_link`` says why."""
+    from solver.hanabi.rules.links import link_and_reason
 
     rec = p.record()
     acts = list(rec.actions)
-    solution = acts + p.line_actions(0) if p.lines else None
-    return {"position": link_or_none(rec.game, acts, st.turn),
-            "solution": link_or_none(rec.game, solution, st.turn) if solution is not None else None}
+    position, why = link_and_reason(rec.game, acts, st.turn)
+    solution, why_solution = link_and_reason(rec.game, acts + p.line_actions(0), st.turn) if p.lines else (None, None)
+    return {"position": position, "solution": solution, "no_link": why or why_solution}
 
 
 @puzzle.command()
@@ -242,9 +242,11 @@ def check(puzzle_file, answer, as_json, timeout, engine):
             say(f"  {st.game.player_name(st.current)} to move at turn {st.turn}, target {p.target}")
             for n in rep.notes:
                 say(f"  {n}")
-            for what, link in links.items():
-                if link:
-                    say(f"  {what} on hanab.live: {link}")
+            for what in ("position", "solution"):
+                if links.get(what):
+                    say(f"  {what} on hanab.live: {links[what]}")
+            if links.get("no_link"):
+                say(f"  no hanab.live link: {links['no_link']}")
         else:
             say(f"{p.id}: INVALID")
             for prob in rep.problems:
@@ -307,9 +309,12 @@ def export(puzzle_file, out, with_solution):
     if out:
         write_output(out, text, "--out")
         click.echo(f"wrote {out}", err=out == STDOUT)
-        link = _links(p, st)["solution" if with_solution else "position"]
+        links = _links(p, st)
+        link = links["solution" if with_solution else "position"]
         if link:
             click.echo(f"On hanab.live: {link}")
+        elif links["no_link"]:
+            click.echo(f"On hanab.live: no link ({links['no_link']})")
     else:
         click.echo(text, nl=False)
 

@@ -112,7 +112,7 @@ document.getElementById("solve").addEventListener("click", async () => {
     link.rel = "noreferrer";
     box.append(link);
   } else {
-    box.append(el("p", "muted", "no hanab.live link for this game"));
+    box.append(el("p", "muted", "no hanab.live link: " + (a.no_link || "the site cannot open this game")));
   }
 });
 

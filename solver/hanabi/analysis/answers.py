@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.errors import MalformedError
 from solver.hanabi.rules import GameRecord, State
-from solver.hanabi.rules.links import link_or_none
+from solver.hanabi.rules.links import link_and_reason
 
 if TYPE_CHECKING:
     from solver.hanabi.methods.portfolio import Solution
@@ -21,16 +21,16 @@ def position_at(rec: GameRecord, turn: int | None) -> State:
 
 
 def solve_from(rec: GameRecord, turn: int | None = None, *, timeout: float | None = None,
-               engine: str = "portfolio") -> tuple[State, Solution, str | None]:
-    """The position after ``turn`` actions (the end when None), its :class:`Solution`, and
-    the link that opens the game up to there and then the line on hanab.live (None where
-    the site cannot)."""
+               engine: str = "portfolio") -> tuple[State, Solution, str | None, str | None]:
+    """The position after ``turn`` actions (the end when None), its :class:`Solution`, the
+    link that opens the game up to there and then the line on hanab.live, and why there is
+    none where a link would not open this very game (:func:`~solver.hanabi.rules.links.why_no_link`)."""
     from solver.hanabi.methods.portfolio import solve
 
     start = position_at(rec, turn)
     sol = solve(start, timeout=timeout, engine=engine)
-    link = link_or_none(rec.game, list(rec.actions[:start.turn]) + list(sol.actions), start.turn)
-    return start, sol, link
+    link, why = link_and_reason(rec.game, list(rec.actions[:start.turn]) + list(sol.actions), start.turn)
+    return start, sol, link, why
 
 
 def solve_answer(rec: GameRecord, turn: int | None = None, *, timeout: float | None = None,
@@ -40,11 +40,12 @@ def solve_answer(rec: GameRecord, turn: int | None = None, *, timeout: float | N
     return solve_json(*solve_from(rec, turn, timeout=timeout, engine=engine))
 
 
-def solve_json(start: State, sol: Solution, link: str | None) -> dict[str, Any]:
+def solve_json(start: State, sol: Solution, link: str | None, why: str | None) -> dict[str, Any]:
     """What :func:`solve_from` found, as ``hanabi solve --json`` prints it."""
     out = sol.to_json()
     out["from_turn"] = start.turn
-    out["link"] = link  # opens the game and the line on hanab.live at from_turn (null: the site cannot)
+    out["link"] = link  # opens the game and the line on hanab.live at from_turn (null: no link opens it)
+    out["no_link"] = why  # why there is no link (null when there is one)
     return out
 
 

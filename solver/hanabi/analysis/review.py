@@ -9,7 +9,7 @@ from solver.errors import SolverError
 from solver.hanabi.chances import DEFAULT_NODES, Count, chances, unsupported_reason
 from solver.hanabi.methods.portfolio import solve
 from solver.hanabi.rules import Action, GameRecord, State
-from solver.hanabi.rules.links import link_or_none
+from solver.hanabi.rules.links import link_and_reason
 
 from .render import describe_turn
 
@@ -41,7 +41,8 @@ class Drop:
     after: int
     better: str
     certain: bool  # proven: the upper bound after is below the line before
-    link: str | None = None  # hanab.live: the game up to this turn, then the best line (None: the site cannot)
+    link: str | None = None  # hanab.live: the game up to this turn, then the best line (None: no link opens it)
+    no_link: str | None = None  # why there is no link
 
 
 @dataclass
@@ -129,10 +130,10 @@ def review(rec: GameRecord, timeout: float | None = None, progress=None, *, chan
         if after.max_score < before.max_score:
             g = rec.game
             better = before.best_line[0].describe(g) if before.best_line else "-"
-            link = link_or_none(g, list(rec.actions[:i - 1]) + list(before.best_line), i - 1)
+            link, why = link_and_reason(g, list(rec.actions[:i - 1]) + list(before.best_line), i - 1)
             drops.append(Drop(i - 1, g.player_name(states[i - 1].current), descriptions[i - 1].split(": ", 1)[1],
                               before.max_score, after.max_score, better,
-                              certain=after.upper_bound < before.max_score, link=link))
+                              certain=after.upper_bound < before.max_score, link=link, no_link=why))
     rv = Review(points, drops, descriptions, st.score, rec.game.perfect_score)
     if chances_left is not None:
         rv.chances, rv.chances_note = _chances(rec, states, descriptions, chances_left, chances_nodes)
@@ -179,6 +180,8 @@ def format_text(rv: Review, rec: GameRecord) -> str:
             mark = f"  <- drop {d.before}->{d.after}; {d.better} keeps {d.before}"
             if d.link:
                 mark += f"; the best line: {d.link}"
+            elif d.no_link and rec.game.variant.hanablive_id is not None:
+                mark += f"; no hanab.live link ({d.no_link})"
         lines.append(f"{t:>4}  {rv.descriptions[t]:<44} {p.score:>5}  {_fmt(p):>7}{mark}")
     lines.append("")
     if rv.drops:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cards import Action
+from .cards import COLOR_CLUE, PLAY, RANK_CLUE, Action
 from .errors import MalformedError
 from .hanablive import check_site_game, site_end
 from .state import Game
@@ -73,10 +73,46 @@ def _char(i: int, what: str) -> str:
     return BASE62[i]
 
 
-def link_or_none(game: Game, actions: Iterable[Action], turn: int | None = None) -> str | None:
-    """:func:`replay_link`, or None when the site cannot open this game (not one of its
-    variants, another starting player, a deck the format cannot hold)."""
+def why_no_link(game: Game, actions: Iterable[Action]) -> str | None:
+    """Why a link could not open this very game on the site, or None when it can. The
+    code holds the players, the deck, the actions and the variant, nothing else: the site
+    opens it with its default options, so a game that needs one of them (hand sizes one
+    larger or smaller, a clue that touches no card where the variant does not allow it, a
+    play from the deck) would be another game there, or stop at that action. Games the
+    format cannot hold at all say why too (:func:`replay_code`)."""
+    acts = list(actions)
     try:
-        return replay_link(game, actions, turn)
-    except MalformedError:
-        return None
+        replay_code(game, acts)
+    except MalformedError as e:
+        return str(e)
+    r = game.rules
+    if r.one_extra_card or r.one_less_card:
+        which = "one extra card" if r.one_extra_card else "one card less"
+        return (f"the game is played with {which} a hand, and a link carries no option: the site would deal "
+                f"hands of the usual size")
+    end = site_end(game, acts)
+    st = game.initial_state()
+    for i, a in enumerate(acts if end is None else acts[:end]):
+        done = st.check(a)
+        if done.kind in (COLOR_CLUE, RANK_CLUE) and not done.touched and \
+                not game.variant.clue_always_legal(done.kind):
+            return (f"action {i} is a clue that touches no card, which the site allows only with its option "
+                    f"emptyClues, and a link carries no option")
+        if done.kind == PLAY and done.target not in st.hands[st.current]:
+            return (f"action {i} plays the last card straight from the deck, which the site allows only with its "
+                    f"option deckPlays, and a link carries no option")
+        st.apply(a)
+    return None
+
+
+def link_and_reason(game: Game, actions: Iterable[Action], turn: int | None = None) -> tuple[str | None, str | None]:
+    """(:func:`replay_link`, None) when the site opens this very game, else (None, why not)."""
+    acts = list(actions)
+    why = why_no_link(game, acts)
+    return (None, why) if why else (replay_link(game, acts, turn), None)
+
+
+def link_or_none(game: Game, actions: Iterable[Action], turn: int | None = None) -> str | None:
+    """:func:`replay_link`, or None when a link could not open this very game on the site
+    (:func:`why_no_link` says why)."""
+    return link_and_reason(game, actions, turn)[0]
