@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 from dataclasses import replace
+from pathlib import Path
 
 import click
 
@@ -19,6 +20,7 @@ from solver.hanabi.rules import (
     load_text,
     parse_variant,
 )
+from solver.hanabi.rules.fetch import is_reference, load_reference
 
 EXAMPLE = "example_deck.json"
 
@@ -56,6 +58,8 @@ def load_input(
         rec = load_text(example_text(), "example", players=players, rules=rules)
     elif deck is not None:
         rec = load_text(deck, "--deck", players=players, rules=rules)
+    elif not Path(file).exists() and is_reference(str(file)):  # a game on hanab.live: a link, a number
+        rec = load_reference(str(file))
     else:
         rec = load_file(file, players=players, rules=rules)
     if players is not None and rec.game.num_players != players:

@@ -222,3 +222,32 @@ def pytest_sessionfinish(session, exitstatus):
         have = json.loads(path.read_text()) if path.exists() else {}
         have.update(known_max.recorded)
         path.write_text(json.dumps(have, sort_keys=True, indent=0) + "\n")
+
+
+@pytest.fixture
+def hanablive_site(monkeypatch):
+    """A local HTTP server in the site's URL layout: /export/{id} serves the games of
+    tests/data/hanablive/ by the number in their file names."""
+    import http.server
+    import threading
+
+    games = {p.stem.rsplit("game", 1)[1]: p.read_bytes() for p in HANABLIVE.glob("*game*.json")
+             if p.stem.rsplit("game", 1)[1].isdigit()}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            number = self.path.removeprefix("/export/")
+            body = games.get(number)
+            self.send_response(200 if body else 404)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(body or b'{"error": "no such game"}')
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("HANABI_SITE", f"http://127.0.0.1:{server.server_address[1]}")
+    yield
+    server.shutdown()

@@ -221,3 +221,84 @@ def test_no_link_for_a_line_with_an_empty_clue_or_a_deck_play():
     link, why = link_and_reason(g, acts + [deck_play])
     assert link is None and f"action {len(acts)} plays the last card straight from the deck" in why
     assert link_and_reason(g, acts)[0] is not None
+
+
+# ---------------------------------------------------------------------------------------
+# Games named by the site: a link decoded here, a game number fetched (issue 35)
+# ---------------------------------------------------------------------------------------
+def test_our_decoder_reads_back_what_the_sites_decoder_reads():
+    from solver.hanabi.rules.links import game_from_link
+
+    rng = random.Random(35)
+    for name in rng.sample(SUPPORTED, 40):
+        v = parse_variant(name)
+        for k in range(5):
+            players = rng.randint(2, 6)
+            g = game_from_seed(f"p{players}v{v.hanablive_id}s{k + 1}")
+            acts = random_game_actions(g, rng, rng.randint(0, 60))
+            end = site_end(g, acts)
+            acts = acts[:end] if end is not None else acts
+            url = replay_link(g, acts, len(acts))
+            rec = game_from_link(url)
+            site = site_expand(replay_code(g, acts))
+            assert rec.game.num_players == site["players"] and rec.game.variant.hanablive_id == site["variant"]
+            assert [c.to_json() for c in rec.game.deck] == site["deck"]
+            assert [a.to_json() for a in rec.actions] == site["actions"]
+
+
+@pytest.mark.parametrize("bad,words", [
+    ("https://hanab.live/shared-replay-json/515dl", "expected three fields"),
+    ("https://hanab.live/shared-replay-json/911aaa,00,0", "9 players, ranks 1..1: not a game"),
+    ("https://hanab.live/shared-replay-json/215a!b,00,0", "not a shared-replay link"),
+])
+def test_a_broken_link_is_one_line(bad, words):
+    from conftest import assert_clean_error, run_cli
+
+    assert_clean_error(run_cli("show", bad), words)
+
+
+def test_every_command_reads_a_link(tmp_path):
+    from conftest import HANABLIVE, run_cli
+
+    game = HANABLIVE / "p5v0s198_game149251.json"
+    link = json.loads(run_cli("solve", str(game), "--turn", "40", "--json").stdout)["link"]
+    shown = json.loads(run_cli("show", link, "--json").stdout)
+    assert shown["score"] == 24 and shown["turn"] == 53  # the game to turn 40, then the best line
+    replayed = json.loads(run_cli("replay", link, "--json").stdout)
+    assert replayed["score"] == 24
+    solved = json.loads(run_cli("solve", link, "--turn", "40", "--json").stdout)
+    assert solved["max_score"] == 24 and solved["exact"]
+    assert run_cli("review", link).exit_code == 0
+    assert run_cli("chances", link, "--turn", "45").exit_code == 0
+
+
+def test_a_game_number_or_replay_address_is_fetched(hanablive_site):
+    from conftest import assert_clean_error, run_cli
+
+    for ref in ("149251", "https://hanab.live/replay/149251", "https://hanab.live/replay/149251#20"):
+        out = json.loads(run_cli("replay", ref, "--json").stdout)
+        assert out["score"] == 23 and out["turns"] == 53
+    assert_clean_error(run_cli("show", "999999"), "hanab.live game 999999: no such game")
+
+
+def test_offline_a_game_number_is_one_line(monkeypatch):
+    from conftest import assert_clean_error, run_cli
+
+    with socket_closed() as port:
+        monkeypatch.setenv("HANABI_SITE", f"http://127.0.0.1:{port}")
+        assert_clean_error(run_cli("show", "149251"), "hanab.live game 149251: cannot reach", "(offline?)")
+
+
+def socket_closed():
+    """A port nobody listens on."""
+    import contextlib
+    import socket
+
+    @contextlib.contextmanager
+    def ctx():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        yield port
+
+    return ctx()

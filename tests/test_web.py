@@ -187,3 +187,16 @@ def test_serve_refuses_a_bad_port_or_host():
     assert out.exit_code == 2 and "a port is 1..65535" in out.stderr
     out = run_cli("serve", "--host", "no-such-host.invalid", "--port", "8765")
     assert out.exit_code == 2 and "--host 'no-such-host.invalid'" in out.stderr
+
+
+def test_a_link_a_game_number_and_a_replay_address_open_the_board(client, hanablive_site):
+    link = json.loads(run_cli("solve", str(GAME), "--turn", "40", "--json").stdout)["link"]
+    for ref, last_score in ((link, 24), ("149251", 23), ("https://hanab.live/replay/149251", 23)):
+        r = client.get("/open", params={"ref": ref})
+        assert r.status_code == 200, r.text[:300]
+        data = json.loads(re.search(r'id="game-data">(.*?)</script>', r.text, re.S)[1])
+        assert data["positions"][-1]["score"] == last_score
+    api = client.get("/api/solve", params={"ref": "149251", "turn": "41"}).json()
+    assert api["max_score"] == 23 and api["from_turn"] == 41
+    missing = client.get("/open", params={"ref": "999999"})
+    assert missing.status_code == 400 and "no such game" in missing.text

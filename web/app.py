@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 from solver.errors import IllegalActionError, MalformedError, SolverError
 from solver.hanabi.rules import GameRecord
 
-from .board import MAX_BODY, board_data, read_game, read_seed
+from .board import MAX_BODY, board_data, read_game, read_named, read_seed
 from .work import Busy, Workers, chances_job, game_key, review_job, solve_job
 
 HERE = Path(__file__).parent
@@ -139,6 +139,12 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
         except (MalformedError, IllegalActionError) as e:
             return page("index.html", 400, error=str(e))
 
+    async def open_page(request: Request) -> Response:
+        try:
+            return board(read_named(request.query_params.get("ref", "")))
+        except (MalformedError, IllegalActionError) as e:
+            return page("index.html", 400, error=str(e))
+
     async def game_page(request: Request) -> Response:
         try:
             return board(read_game(await _game_text(request)))
@@ -150,10 +156,11 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
     async def api(request: Request, kind: str) -> Response:
         try:
             if request.method == "GET":
-                seed = request.query_params.get("seed")
-                if not seed:
-                    raise MalformedError("give ?seed=... (a hanab.live seed), or POST the game")
-                rec = read_seed(seed)
+                seed, ref = request.query_params.get("seed"), request.query_params.get("ref")
+                if not seed and not ref:
+                    raise MalformedError("give ?seed=... (a hanab.live seed) or ?ref=... (a game number, replay "
+                                         "address or shared-replay link), or POST the game")
+                rec = read_seed(seed) if seed else read_named(ref or "")
                 turn = _turn(request.query_params.get("turn"), rec)
             else:
                 text = await _game_text(request)
@@ -204,6 +211,7 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
     routes = [
         Route("/", index),
         Route("/seed/{seed}", seed_page),
+        Route("/open", open_page),
         Route("/game", game_page, methods=["POST"]),
         Route("/api/solve", solve_api, methods=["GET", "POST"]),
         Route("/api/review", review_api, methods=["POST"]),

@@ -7,6 +7,7 @@ from typing import Any
 
 from solver.hanabi.analysis.render import describe_turn
 from solver.hanabi.rules import GameRecord, MalformedError, State, game_from_seed, load_text
+from solver.hanabi.rules.fetch import is_reference, load_reference
 
 MAX_BODY = 2 * 1024 * 1024  # bytes of a game a request may carry
 
@@ -27,6 +28,15 @@ def read_seed(seed: str) -> GameRecord:
         raise MalformedError("a seed is a short text such as p3v0s1")
     game = game_from_seed(seed)
     return GameRecord(game, [], None, f"seed {seed}", {"seed": seed})
+
+
+def read_named(text: str) -> GameRecord:
+    """A game named in one line: a hanab.live game number, replay address or shared-replay
+    link (:mod:`solver.hanabi.rules.fetch`), else a seed."""
+    text = text.strip()
+    if is_reference(text):
+        return load_reference(text)
+    return read_seed(text)
 
 
 def read_game(text: str, source: str = "the game") -> GameRecord:

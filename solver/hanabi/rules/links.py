@@ -18,11 +18,13 @@ the deal, so our turn ``t`` — the position after ``t`` actions — is ``#t+1``
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from .cards import COLOR_CLUE, PLAY, RANK_CLUE, Action
+from .cards import COLOR_CLUE, PLAY, RANK_CLUE, Action, Card
 from .errors import MalformedError
-from .hanablive import check_site_game, site_end
+from .hanablive import GameRecord, check_site_game, site_end
+from .options import Rules, variant_by_id
 from .state import Game
 
 SITE = "https://hanab.live"
@@ -116,3 +118,62 @@ def link_or_none(game: Game, actions: Iterable[Action], turn: int | None = None)
     """:func:`replay_link`, or None when a link could not open this very game on the site
     (:func:`why_no_link` says why)."""
     return link_and_reason(game, actions, turn)[0]
+
+
+LINK = re.compile(r"^(?:https?://[^/\s]+)?/?shared-replay-json/(?P<code>[A-Za-z0-9,\-]+)(?:#(?P<turn>\d+))?$")
+
+
+def is_link(text: str) -> bool:
+    """``text`` is a shared-replay link (``https://hanab.live/shared-replay-json/...``)."""
+    return LINK.match(text.strip()) is not None
+
+
+def game_from_link(text: str) -> GameRecord:
+    """The game a shared-replay link holds, decoded here (no network): the players (named
+    Alice, Bob, ... as the site names them), the deck, the actions, the variant, and the
+    site's default options, as the site opens it. The link's ``#N`` (a turn) is left to the
+    commands' ``--turn``."""
+    m = LINK.match(text.strip())
+    if m is None:
+        raise MalformedError(f"{text[:80]!r}: not a shared-replay link (https://hanab.live/shared-replay-json/...)")
+    where = "the link"
+    parts = m["code"].replace("-", "").split(",")
+    if len(parts) != 3 or len(parts[0]) < 4:
+        raise MalformedError(f"{where}: expected three fields (players and deck, actions, variant), got {len(parts)}")
+    head, moves, vid = parts
+    if not (head[:3].isdigit() and vid.isdigit() and len(vid) <= 6):
+        raise MalformedError(f"{where}: the player count, the ranks or the variant id is not a number")
+    players, lo, hi = int(head[0]), int(head[1]), int(head[2])
+    if not 2 <= players <= 6 or not 1 <= lo <= hi <= 9:
+        raise MalformedError(f"{where}: {players} players, ranks {lo}..{hi}: not a game")
+    variant = variant_by_id(int(vid))
+    span = hi - lo + 1
+    deck = []
+    for i, ch in enumerate(head[3:]):
+        idx = _index(ch, f"{where}: deck card {i}")
+        suit, rank = divmod(idx, span)
+        deck.append(Card(suit, rank + lo))
+    actions = []
+    if moves != "00":
+        if len(moves) < 2 or not moves[:2].isdigit() or len(moves) % 2:
+            raise MalformedError(f"{where}: the actions field is malformed")
+        tlo, thi = int(moves[0]), int(moves[1])
+        tspan = thi - tlo + 1
+        if tspan < 1:
+            raise MalformedError(f"{where}: action types {tlo}..{thi}")
+        for k in range(2, len(moves), 2):
+            a = _index(moves[k], f"{where}: action {k // 2 - 1}")
+            value, kind = divmod(a, tspan)
+            actions.append(Action(kind + tlo, _index(moves[k + 1], f"{where}: action {k // 2 - 1}"), value - 1))
+    rules = Rules(variant)
+    game = Game(rules, players, deck)
+    rec = GameRecord(game, actions, None, where, {})
+    rec.state_after()  # every action legal, or an error naming it
+    return rec
+
+
+def _index(ch: str, what: str) -> int:
+    i = BASE62.find(ch)
+    if i < 0:
+        raise MalformedError(f"{what}: {ch!r} is not a character of the site's code")
+    return i
