@@ -200,3 +200,15 @@ def test_a_link_a_game_number_and_a_replay_address_open_the_board(client, hanabl
     assert api["max_score"] == 23 and api["from_turn"] == 41
     missing = client.get("/open", params={"ref": "999999"})
     assert missing.status_code == 400 and "no such game" in missing.text
+
+
+def test_the_board_of_a_line_from_a_turn(client):
+    game = json.loads(GAME.read_text())
+    answer = client.post("/api/solve", json={"game": game, "turn": 36}).json()
+    view = client.post("/api/board", json={"game": game, "turn": 36, "line": answer["actions"]}).json()
+    assert len(view["positions"]) == 36 + len(answer["actions"]) + 1
+    assert view["positions"][-1]["score"] == answer["max_score"] == 24 and view["positions"][-1]["over"]
+    bad = client.post("/api/board", json={"game": game, "turn": 36, "line": [{"type": 0, "target": 999}]})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == "the game, the line from turn 36: action 36: play card #999: no such card (deck has 50)"
+    assert client.post("/api/board", json={"game": game, "line": 5}).json()["error"] == "line: a list of hanab.live actions"

@@ -129,3 +129,21 @@ def test_a_player_name_of_markup_is_text_and_runs_nothing(page, server):
     assert page.query_selector("#position img") is None
     page.wait_for_timeout(300)
     assert not page.problems  # no alert dialog, no script error
+
+
+def test_play_the_solved_line_from_a_turn_on_the_board(page, server):
+    open_game(page, server, GAME.read_text())
+    page.wait_for_selector("#position .hand")
+    for _ in range(36):
+        page.keyboard.press("ArrowRight")
+    page.click("#solve")
+    page.wait_for_selector("#play-line", timeout=60_000)
+    page.click("#play-line")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert page.text_content("#turn-label").startswith("turn 36 of ")
+    page.keyboard.press("End")
+    info = page.text_content("#info")
+    assert "score 24/25" in info and "game over" in info  # the line reaches the maximum from turn 36
+    page.click("#back")
+    assert page.text_content("#turn-label").endswith("of 53") and page.is_hidden("#banner")
+    assert not page.problems

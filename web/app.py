@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 from solver.errors import IllegalActionError, MalformedError, SolverError
 from solver.hanabi.rules import GameRecord
 
-from .board import MAX_BODY, board_data, read_game, read_named, read_seed
+from .board import MAX_BODY, board_data, read_game, read_named, read_seed, with_line
 from .work import Busy, Workers, chances_job, game_key, review_job, solve_job
 
 HERE = Path(__file__).parent
@@ -205,6 +205,27 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
     async def chances_api(request: Request) -> Response:
         return await api(request, "chances")
 
+    async def board_api(request: Request) -> Response:
+        """The board's data of a game, or of the game up to a turn and then a line."""
+        try:
+            text = await _game_text(request)
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                raise MalformedError("the body: a JSON object {\"game\": ..., \"turn\": N, \"line\": [...]}") from None
+            if not isinstance(obj, dict) or "game" not in obj:
+                raise MalformedError("the body: a JSON object {\"game\": ..., \"turn\": N, \"line\": [...]}")
+            game = obj["game"]
+            rec = read_game(game if isinstance(game, str) else json.dumps(game))
+            if "line" in obj:
+                turn = _turn(obj.get("turn"), rec)
+                rec = with_line(rec, len(rec.actions) if turn is None else turn, obj["line"])
+            return JSONResponse(board_data(rec))
+        except TooLarge:
+            return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
+        except (MalformedError, IllegalActionError) as e:
+            return _error(str(e), 400)
+
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True})
 
@@ -216,6 +237,7 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
         Route("/api/solve", solve_api, methods=["GET", "POST"]),
         Route("/api/review", review_api, methods=["POST"]),
         Route("/api/chances", chances_api, methods=["POST"]),
+        Route("/api/board", board_api, methods=["POST"]),
         Route("/healthz", healthz),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -88,6 +88,19 @@ def position(st: State) -> dict[str, Any]:
     }
 
 
+def with_line(rec: GameRecord, turn: int, line: Any) -> GameRecord:
+    """The game up to ``turn`` actions, then ``line`` (hanab.live action objects): what the
+    board shows when it plays a solved line; every action checked."""
+    from solver.hanabi.rules import Action
+
+    if not isinstance(line, list):
+        raise MalformedError("line: a list of hanab.live actions")
+    actions = list(rec.actions[:turn]) + [Action.from_json(a, f"line[{i}]") for i, a in enumerate(line)]
+    out = GameRecord(rec.game, actions, None, f"{rec.source}, the line from turn {turn}", dict(rec.extra))
+    out.state_after()
+    return out
+
+
 def board_data(rec: GameRecord) -> dict[str, Any]:
     """Every position of the game, from the deal to its last action, and the actions in words."""
     st = rec.game.initial_state()

@@ -1,9 +1,19 @@
 // The board: draws the position of the chosen turn, and asks the server to solve from it
 // or to review the game. Every text is set as text (textContent), never as HTML.
 "use strict";
-const data = JSON.parse(document.getElementById("game-data").textContent);
+const game = JSON.parse(document.getElementById("game-data").textContent);
+let data = game;  // what the board shows: the game, or the game up to a turn and then a solved line
 const slider = document.getElementById("turn");
-const last = data.positions.length - 1;
+let last = data.positions.length - 1;
+
+function show(view, turn) {
+  data = view;
+  last = data.positions.length - 1;
+  slider.max = String(last);
+  const banner = document.getElementById("banner");
+  banner.hidden = view === game;
+  go(turn);
+}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -96,7 +106,7 @@ async function ask(path, body) {
 
 document.getElementById("solve").addEventListener("click", async () => {
   const turn = Number(slider.value);
-  const a = await ask("/api/solve", {game: data.game, turn: turn});
+  const a = await ask("/api/solve", {game: game.game, turn: Math.min(turn, game.positions.length - 1)});
   const box = document.getElementById("answer");
   box.replaceChildren();
   if (!a) return;
@@ -105,7 +115,17 @@ document.getElementById("solve").addEventListener("click", async () => {
   head.textContent = "From turn " + a.from_turn + ": maximum " + a.max_score + "/" + data.perfect +
     (a.exact ? " (exact)" : " (at most " + a.upper_bound + ")");
   box.append(head, el("p", "muted", "why not more: " + a.proof.reason));
-  box.append(el("p", "muted", "the line: " + a.actions.length + " moves"));
+  const play = el("button", "", "Play the line on the board (" + a.actions.length + " moves)");
+  play.id = "play-line";
+  play.addEventListener("click", async () => {
+    const view = await ask("/api/board", {game: game.game, turn: a.from_turn, line: a.actions});
+    if (view) {
+      document.getElementById("banner-text").textContent =
+        "the best line from turn " + a.from_turn + " (" + a.max_score + " points)";
+      show(view, a.from_turn);
+    }
+  });
+  box.append(play);
   if (a.link) {
     const link = el("a", "", "open the line on hanab.live");
     link.href = a.link;
@@ -164,7 +184,7 @@ function curve(review) {
 }
 
 document.getElementById("review").addEventListener("click", async () => {
-  const a = await ask("/api/review", {game: data.game});
+  const a = await ask("/api/review", {game: game.game});
   const box = document.getElementById("curve");
   box.replaceChildren();
   if (!a) return;
@@ -175,7 +195,7 @@ document.getElementById("review").addEventListener("click", async () => {
   for (const d of a.drops) {
     const item = el("li");
     const b = el("button", "link", "turn " + d.turn);
-    b.addEventListener("click", () => go(d.turn));
+    b.addEventListener("click", () => show(game, d.turn));
     item.append(b, document.createTextNode(" " + d.player + ": " + d.action + " \u2014 " + d.before + " \u2192 " +
                                           d.after + " (instead: " + d.better + ")"));
     list.append(item);
@@ -183,4 +203,5 @@ document.getElementById("review").addEventListener("click", async () => {
   box.append(list);
 });
 
+document.getElementById("back").addEventListener("click", () => show(game, Number(slider.value)));
 go(0);
