@@ -210,5 +210,7 @@ def test_the_board_of_a_line_from_a_turn(client):
     assert view["positions"][-1]["score"] == answer["max_score"] == 24 and view["positions"][-1]["over"]
     bad = client.post("/api/board", json={"game": game, "turn": 36, "line": [{"type": 0, "target": 999}]})
     assert bad.status_code == 400
-    assert bad.json()["error"] == "the game, the line from turn 36: action 36: play card #999: no such card (deck has 50)"
-    assert client.post("/api/board", json={"game": game, "line": 5}).json()["error"] == "line: a list of hanab.live actions"
+    assert bad.json()["error"] == ("the game, the line from turn 36: action 36: play card #999: no such card "
+                                   "(deck has 50)")
+    not_a_list = client.post("/api/board", json={"game": game, "line": 5})
+    assert not_a_list.json()["error"] == "line: a list of hanab.live actions"
