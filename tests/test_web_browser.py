@@ -147,3 +147,19 @@ def test_play_the_solved_line_from_a_turn_on_the_board(page, server):
     page.click("#back")
     assert page.text_content("#turn-label").endswith("of 53") and page.is_hidden("#banner")
     assert not page.problems
+
+
+def test_the_chances_panel_near_the_end(page, server):
+    open_game(page, server, GAME.read_text())
+    page.wait_for_selector("#position .hand")
+    assert page.is_disabled("#chances")  # 40 cards in the pile at the deal: too many
+    for _ in range(45):
+        page.keyboard.press("ArrowRight")
+    assert page.is_enabled("#chances")
+    page.click("#chances")
+    page.wait_for_selector("#chances-verdict", timeout=60_000)
+    # as hanabi chances --turn 45 says: the target 23, reached in 1 of the 2 orders of the pile
+    assert page.text_content("#chances-verdict") == ("Turn 45, the pile's order unknown: P(reach 23) 50.00% with "
+                                                     "the best play")
+    assert page.query_selector_all("table.moves tr.best")
+    assert not page.problems

@@ -69,6 +69,7 @@ function draw(turn) {
       : last === 0 ? "the deal: no action played yet (solve from here for the best line)"
       : "after the last action of the game";
   slider.value = String(turn);
+  document.getElementById("chances").disabled = data !== game || p.over || p.deck.length > 8;
 }
 
 function go(turn) {
@@ -201,6 +202,39 @@ document.getElementById("review").addEventListener("click", async () => {
     list.append(item);
   }
   box.append(list);
+});
+
+function percent(c) {  // an exact chance, or the interval the budget left
+  return c.exact ? (100 * c.value).toFixed(2) + "%"
+    : (100 * c.lo.value).toFixed(2) + "-" + (100 * c.hi.value).toFixed(2) + "%";
+}
+
+function mean(c) {
+  return c.exact ? c.value.toFixed(3) : c.lo.value.toFixed(3) + "-" + c.hi.value.toFixed(3);
+}
+
+document.getElementById("chances").addEventListener("click", async () => {
+  const turn = Number(slider.value);
+  const a = await ask("/api/chances", {game: game.game, turn: turn});
+  const box = document.getElementById("chances-box");
+  box.replaceChildren();
+  if (!a) return;
+  const head = el("p", "verdict");
+  head.id = "chances-verdict";
+  head.textContent = "Turn " + a.turn + ", the pile's order unknown: P(reach " + a.target + ") " + percent(a.win) +
+    " with the best play";
+  box.append(head, el("p", "muted", "target " + a.target + ": " + a.target_reason));
+  const table = el("table", "moves");
+  const hrow = el("tr");
+  for (const h of ["move", "P(reach " + a.target + ")", "expected score"]) hrow.append(el("th", "", h));
+  table.append(hrow);
+  a.moves.slice(0, 8).forEach((m, i) => {
+    const row = el("tr", a.best.includes(i) ? "best" : "");
+    row.append(el("td", "", m.text), el("td", "", m.win ? percent(m.win) : "-"),
+               el("td", "", m.expected_score ? mean(m.expected_score) : "-"));
+    table.append(row);
+  });
+  box.append(table);
 });
 
 document.getElementById("back").addEventListener("click", () => show(game, Number(slider.value)));
