@@ -214,3 +214,40 @@ def test_the_board_of_a_line_from_a_turn(client):
                                    "(deck has 50)")
     not_a_list = client.post("/api/board", json={"game": game, "line": 5})
     assert not_a_list.json()["error"] == "line: a list of hanab.live actions"
+
+
+def _wait(client, job: str) -> dict:
+    t0 = time.monotonic()
+    while True:
+        s = client.get(f"/api/review/jobs/{job}").json()
+        if s["status"] != "running":
+            return s
+        assert time.monotonic() - t0 < 120, "the review did not finish"
+        time.sleep(0.1)
+
+
+def test_a_review_in_the_background_comes_point_by_point_and_ends_as_the_command_says():
+    with TestClient(create_app(workers=1)) as client:
+        r = client.post("/api/review/jobs", json={"game": GAME.read_text()})
+        assert r.status_code == 202
+        job = r.json()["job"]
+        s = _wait(client, job)
+        assert s["status"] == "done" and s["total"] == 54 and [p["turn"] for p in s["points"]] == list(range(54))
+        cli = json.loads(run_cli("review", str(GAME), "--json").stdout)
+        for answer in (s["review"], cli):
+            for t in answer["turns"]:
+                t.pop("seconds")
+        assert s["review"] == cli
+        assert [p["max_score"] for p in s["points"]] == [t["max_score"] for t in cli["turns"]]
+        # the same game again: the same job, at once
+        assert client.post("/api/review/jobs", json={"game": GAME.read_text()}).json()["job"] == job
+        assert client.get("/api/review/jobs/nope").status_code == 404
+        assert client.delete("/api/review/jobs/nope").status_code == 404
+
+
+def test_a_review_can_be_cancelled():
+    with TestClient(create_app(workers=1)) as client:
+        job = client.post("/api/review/jobs", json={"game": GAME.read_text()}).json()["job"]
+        assert client.delete(f"/api/review/jobs/{job}").json() == {"cancelled": True}
+        s = _wait(client, job)
+        assert s["status"] == "cancelled" and len(s["points"]) < s["total"] and s["review"] is None

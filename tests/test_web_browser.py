@@ -163,3 +163,16 @@ def test_the_chances_panel_near_the_end(page, server):
                                                      "the best play")
     assert page.query_selector_all("table.moves tr.best")
     assert not page.problems
+
+
+def test_a_review_shows_its_progress_and_can_be_cancelled(page, server):
+    # a game no other test here reviews (the server keeps reviews by the game, names aside)
+    open_game(page, server, (DATA / "hanablive" / "p3v0s1_example_game.json").read_text())
+    page.wait_for_selector("#position .hand")
+    page.click("#review")
+    page.wait_for_selector("#cancel:not([hidden])")
+    page.click("#cancel")
+    # (the page's Content Security Policy forbids the evaluated script wait_for_function would run)
+    page.locator("#status", has_text="the review was cancelled").wait_for(timeout=60_000)
+    assert page.is_hidden("#cancel")
+    assert not page.problems

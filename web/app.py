@@ -21,7 +21,7 @@ from solver.errors import IllegalActionError, MalformedError, SolverError
 from solver.hanabi.rules import GameRecord
 
 from .board import MAX_BODY, board_data, read_game, read_named, read_seed, with_line
-from .work import Busy, Workers, chances_job, game_key, review_job, solve_job
+from .work import Busy, Reviews, Workers, chances_job, game_key, review_job, solve_job
 
 HERE = Path(__file__).parent
 # no script but the package's own, no style but its own, nothing from the network
@@ -121,6 +121,7 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
     requests may wait for one."""
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
     pool = Workers(workers, queue)
+    reviews = Reviews(pool)
 
     def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(env.get_template(name).render(**context), status_code=status)
@@ -226,6 +227,35 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
         except (MalformedError, IllegalActionError) as e:
             return _error(str(e), 400)
 
+    async def review_start(request: Request) -> Response:
+        """A review in the background: its job, whose points come as they are solved."""
+        try:
+            text = await _game_text(request)
+            obj = None
+            if text.lstrip().startswith("{"):
+                try:
+                    obj = json.loads(text)
+                except ValueError:
+                    obj = None
+            if isinstance(obj, dict) and "game" in obj and "deck" not in obj:
+                game = obj["game"]
+                text = game if isinstance(game, str) else json.dumps(game)
+            rec = read_game(text)
+            return JSONResponse({"job": reviews.start(rec)}, status_code=202)
+        except TooLarge:
+            return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
+        except Busy as e:
+            return _error(str(e), 503)
+        except (MalformedError, IllegalActionError) as e:
+            return _error(str(e), 400)
+
+    async def review_job_state(request: Request) -> Response:
+        jid = request.path_params["job"]
+        if request.method == "DELETE":
+            return JSONResponse({"cancelled": True}) if reviews.cancel(jid) else _error(f"no review {jid!r}", 404)
+        state = reviews.state(jid)
+        return JSONResponse(state) if state is not None else _error(f"no review {jid!r}", 404)
+
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True})
 
@@ -238,12 +268,15 @@ def create_app(workers: int = 1, queue: int = 8) -> Starlette:
         Route("/api/review", review_api, methods=["POST"]),
         Route("/api/chances", chances_api, methods=["POST"]),
         Route("/api/board", board_api, methods=["POST"]),
+        Route("/api/review/jobs", review_start, methods=["POST"]),
+        Route("/api/review/jobs/{job}", review_job_state, methods=["GET", "DELETE"]),
         Route("/healthz", healthz),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        reviews.close()
         pool.close()
 
     app = Starlette(routes=routes, middleware=[Middleware(Headers)], lifespan=lifespan)

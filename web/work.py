@@ -7,6 +7,7 @@ answered once."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -111,3 +112,121 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+# ---- reviews in the background: progress point by point, and a cancel ------------------
+class Cancelled(Exception):
+    """The review was cancelled (raised in the worker, at the next position)."""
+
+
+def review_progress_job(game: dict[str, Any], job: str, points: Any, cancel: Any) -> dict[str, Any]:
+    """:func:`review_job`, telling ``points`` (a queue) of each position as it is solved and
+    stopping at the next one once ``cancel`` (an event) is set."""
+    from solver.hanabi.analysis.review import review
+
+    def on_point(p) -> None:
+        points.put((job, {"turn": p.turn, "max_score": p.max_score, "upper_bound": p.upper_bound,
+                          "exact": p.exact, "score": p.score}))
+        if cancel.is_set():
+            raise Cancelled()
+
+    return review(_record(game), timeout=SOLVE_SECONDS, on_point=on_point).to_json()
+
+
+class Reviews:
+    """Reviews running in the background (one worker each, from ``workers``' pool): their
+    points as they come, their answers when done; each can be cancelled."""
+
+    def __init__(self, workers: Workers):
+        self.workers = workers
+        self._lock = threading.Lock()
+        self.jobs: dict[str, dict[str, Any]] = {}
+        self._manager: Any = None
+        self._points: Any = None
+        self._reader: threading.Thread | None = None
+        self._count = 0
+
+    def _start_manager(self) -> None:
+        if self._manager is None:
+            import multiprocessing as mp
+
+            self._manager = mp.get_context("spawn").Manager()
+            self._points = self._manager.Queue()
+            self._reader = threading.Thread(target=self._read, daemon=True)
+            self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                item = self._points.get()
+            except (EOFError, OSError):
+                return
+            if item is None:
+                return
+            job, point = item
+            with self._lock:
+                if job in self.jobs:
+                    self.jobs[job]["points"].append(point)
+
+    def start(self, rec: GameRecord) -> str:
+        """A review of ``rec`` in the background; its job id (the same review already done
+        or running: its job)."""
+        key = game_key(rec, "review", None)
+        with self._lock:
+            for jid, j in self.jobs.items():
+                if j["key"] == key and j["status"] in ("running", "done"):
+                    return jid
+            running = sum(j["status"] == "running" for j in self.jobs.values())
+            if running >= self.workers.workers + self.workers.queue:
+                raise Busy(f"the server is busy: {running} reviews are running or waiting; try again in a moment")
+            self._start_manager()
+            self._count += 1
+            jid = f"r{self._count}"
+            finished = [k for k, j in self.jobs.items() if j["status"] != "running"]
+            for k in finished[:max(0, len(self.jobs) - 64)]:  # the oldest finished ones go
+                del self.jobs[k]
+            cancel = self._manager.Event()
+            self.jobs[jid] = {"key": key, "status": "running", "points": [], "total": len(rec.actions) + 1,
+                              "answer": None, "error": None, "cancel": cancel}
+        fut = self.workers._submit(review_progress_job, rec.to_json(), jid, self._points, cancel)
+        fut.add_done_callback(functools.partial(self._finish, jid))
+        return jid
+
+    def _finish(self, jid: str, fut: Future) -> None:
+        with self._lock:
+            j = self.jobs[jid]
+            try:
+                j["answer"], j["status"] = fut.result(), "done"
+            except Cancelled:
+                j["status"] = "cancelled"
+            except BrokenProcessPool:
+                self.workers._pool = None
+                j["status"], j["error"] = "error", "a worker stopped while it was reviewing; start it again"
+            except Exception as e:  # a bug: said in one line, the server goes on
+                j["status"], j["error"] = "error", f"internal error (please report it): {type(e).__name__}: {e}"
+
+    def state(self, jid: str) -> dict[str, Any] | None:
+        with self._lock:
+            j = self.jobs.get(jid)
+            if j is None:
+                return None
+            return {"job": jid, "status": j["status"], "total": j["total"], "points": list(j["points"]),
+                    "review": j["answer"], "error": j["error"]}
+
+    def cancel(self, jid: str) -> bool:
+        with self._lock:
+            j = self.jobs.get(jid)
+            if j is None:
+                return False
+            if j["status"] == "running":
+                j["cancel"].set()
+            return True
+
+    def close(self) -> None:
+        if self._manager is not None:
+            try:
+                self._points.put(None)
+                self._manager.shutdown()
+            except (OSError, EOFError):
+                pass
+            self._manager = None

@@ -140,7 +140,7 @@ document.getElementById("solve").addEventListener("click", async () => {
 function curve(review) {
   const w = 640, h = 200, pad = 30;
   const turns = review.turns;
-  const n = Math.max(1, turns.length - 1);
+  const n = Math.max(1, (review.total || turns.length) - 1);  // the whole game, while points still come
   const top = review.perfect;
   const x = (i) => pad + (w - 2 * pad) * i / n;
   const y = (v) => h - pad - (h - 2 * pad) * v / top;
@@ -184,16 +184,18 @@ function curve(review) {
   return svg;
 }
 
-document.getElementById("review").addEventListener("click", async () => {
-  const a = await ask("/api/review", {game: game.game});
+let reviewJob = null;
+
+function drawReview(turns, review) {
   const box = document.getElementById("curve");
   box.replaceChildren();
-  if (!a) return;
-  box.append(curve(a));
+  box.append(curve({turns: turns, drops: review ? review.drops : [], perfect: game.perfect,
+                    total: game.positions.length}));
+  if (!review) return;
   const list = el("ul", "drops");
   list.id = "drops";
-  if (!a.drops.length) list.append(el("li", "", "the maximum never fell: " + a.turns[0].max_score));
-  for (const d of a.drops) {
+  if (!review.drops.length) list.append(el("li", "", "the maximum never fell: " + review.turns[0].max_score));
+  for (const d of review.drops) {
     const item = el("li");
     const b = el("button", "link", "turn " + d.turn);
     b.addEventListener("click", () => show(game, d.turn));
@@ -202,6 +204,42 @@ document.getElementById("review").addEventListener("click", async () => {
     list.append(item);
   }
   box.append(list);
+}
+
+async function poll() {
+  const status = document.getElementById("status");
+  const cancel = document.getElementById("cancel");
+  if (!reviewJob) return;
+  const r = await fetch("/api/review/jobs/" + reviewJob);
+  const s = await r.json();
+  if (!r.ok) { status.textContent = "error: " + s.error; cancel.hidden = true; return; }
+  if (s.status === "running") {
+    status.textContent = "reviewing: " + s.points.length + " of " + s.total + " positions solved";
+    if (s.points.length) drawReview(s.points, null);
+    setTimeout(poll, 300);
+    return;
+  }
+  cancel.hidden = true;
+  reviewJob = null;
+  if (s.status === "done") { status.textContent = ""; drawReview(s.review.turns, s.review); }
+  else if (s.status === "cancelled") status.textContent = "the review was cancelled after " + s.points.length +
+    " positions";
+  else status.textContent = "error: " + s.error;
+}
+
+document.getElementById("review").addEventListener("click", async () => {
+  const status = document.getElementById("status");
+  const r = await fetch("/api/review/jobs", {method: "POST", headers: {"content-type": "application/json"},
+                                             body: JSON.stringify({game: game.game})});
+  const s = await r.json();
+  if (!r.ok) { status.textContent = "error: " + s.error; return; }
+  reviewJob = s.job;
+  document.getElementById("cancel").hidden = false;
+  poll();
+});
+
+document.getElementById("cancel").addEventListener("click", async () => {
+  if (reviewJob) await fetch("/api/review/jobs/" + reviewJob, {method: "DELETE"});
 });
 
 function percent(c) {  // an exact chance, or the interval the budget left

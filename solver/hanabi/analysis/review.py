@@ -96,7 +96,8 @@ class Review:
         }
 
 
-def review(rec: GameRecord, timeout: float | None = None, progress=None, *, chances_left: int | None = None,
+def review(rec: GameRecord, timeout: float | None = None, progress=None, *, on_point=None,
+           chances_left: int | None = None,
            chances_nodes: int = DEFAULT_NODES) -> Review:
     """Solve the position before the first action and after each action. ``timeout`` is
     per position. Every best line is replayed in the engine; a drop at action t is
@@ -105,7 +106,10 @@ def review(rec: GameRecord, timeout: float | None = None, progress=None, *, chan
     ``chances_left``: also, for each action made with at most that many cards in the pile,
     the chance of reaching the target before and after it when the pile's order is unknown
     (:func:`solver.hanabi.chances.chances`, ``chances_nodes`` per search), the target fixed at the
-    first such turn (the most its cards allow)."""
+    first such turn (the most its cards allow).
+
+    ``on_point(point)`` is told of each :class:`Point` as it is solved; ``progress(i)`` of
+    its index."""
     st = rec.game.initial_state()
     points: list[Point] = []
     descriptions: list[str] = []
@@ -117,6 +121,8 @@ def review(rec: GameRecord, timeout: float | None = None, progress=None, *, chan
         states.append(st.copy())
         if progress:
             progress(i)
+        if on_point:
+            on_point(points[-1])
         if a is None:
             break
         done = st.check(a)  # the action with what it touched, for the description
