@@ -251,3 +251,18 @@ def test_a_review_can_be_cancelled():
         assert client.delete(f"/api/review/jobs/{job}").json() == {"cancelled": True}
         s = _wait(client, job)
         assert s["status"] == "cancelled" and len(s["points"]) < s["total"] and s["review"] is None
+
+
+def test_the_store_keeps_the_answers_across_a_restart(tmp_path):
+    store = tmp_path / "answers.sqlite"
+    with TestClient(create_app(workers=1, store=str(store))) as client:
+        first = client.get("/api/solve", params={"seed": "p2v0s57"}).json()
+    assert store.exists()
+    app = create_app(workers=1, store=str(store))
+    with TestClient(app) as client:
+        again = client.get("/api/solve", params={"seed": "p2v0s57"}).json()
+        assert again == first
+        assert app.state.workers._pool is None  # answered from the file: no worker was started
+    (tmp_path / "other.sqlite").write_bytes(b"not an sqlite file at all, but long enough to be read")
+    out = run_cli("serve", "--port", str(_free_port()), "--store", str(tmp_path / "other.sqlite"))
+    assert out.exit_code == 2 and "not a readable board answer store" in out.stderr

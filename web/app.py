@@ -116,11 +116,12 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(workers: int = 1, queue: int = 8) -> Starlette:
+def create_app(workers: int = 1, queue: int = 8, store: str | None = None) -> Starlette:
     """The board's application; ``workers`` processes do the solving, ``queue`` more
-    requests may wait for one."""
+    requests may wait for one; ``store``: an SQLite file that keeps the answers
+    (:class:`.store.AnswerStore`)."""
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
-    pool = Workers(workers, queue)
+    pool = Workers(workers, queue, store)
     reviews = Reviews(pool)
 
     def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:

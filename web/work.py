@@ -64,8 +64,12 @@ def chances_job(game: dict[str, Any], turn: int | None) -> dict[str, Any]:
 class Workers:
     """A process pool with a bounded queue and an answer cache."""
 
-    def __init__(self, workers: int = 1, queue: int = 8):
+    def __init__(self, workers: int = 1, queue: int = 8, store: str | None = None):
         self.workers, self.queue = max(1, workers), max(1, queue)
+        # hanabi serve --store: the file that keeps the answers (None: in memory only); opened
+        # on first use, in the server's event loop, the one thread that reads and writes it
+        self.store_path = store
+        self.store: Any = None
         self._lock = threading.Lock()
         self._pending = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -82,6 +86,14 @@ class Workers:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
+            if self.store_path is not None and self.store is None:
+                from .store import AnswerStore
+
+                self.store = AnswerStore(self.store_path)
+            kept = self.store.get(key) if self.store is not None else None
+            if kept is not None:
+                self._cache[key] = kept
+                return kept
             if self._pending >= self.workers + self.queue:
                 raise Busy(f"the server is busy: {self._pending} requests are being answered or waiting; try "
                            f"again in a moment")
@@ -99,6 +111,8 @@ class Workers:
             self._cache[key] = answer
             while len(self._cache) > CACHE:
                 self._cache.popitem(last=False)
+            if self.store is not None:
+                self.store.put(key, answer)
         return answer
 
     def _submit(self, fn, *args) -> Future:
@@ -112,6 +126,9 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self.store is not None:
+            self.store.close()
+            self.store = None
 
 
 # ---- reviews in the background: progress point by point, and a cancel ------------------

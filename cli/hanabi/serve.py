@@ -17,7 +17,9 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--port", type=int, default=8765, show_default=True, help="The port to listen on.")
 @click.option("--workers", type=int, default=1, show_default=True,
               help="Worker processes that solve (each request's work runs in one, with a fixed budget).")
-def serve(host: str, port: int, workers: int) -> None:
+@click.option("--store", metavar="FILE", help="Keep the answers in this SQLite file (created if need be): a board "
+                                               "opened again, even after a restart, is answered at once.")
+def serve(host: str, port: int, workers: int, store: str | None) -> None:
     """The analysis board in the browser: open a hanab.live seed or game, step through it,
     solve from any turn, review it. Local: every page, script and style is served by the
     package; nothing is fetched from the network."""
@@ -29,12 +31,17 @@ def serve(host: str, port: int, workers: int) -> None:
     import uvicorn
 
     from web import create_app
+    from web.store import AnswerStore
+
+    if store is not None:
+        AnswerStore(store).close()  # a file that cannot be a store: a one-line error before the server starts
 
     if host not in LOOPBACK:
         click.echo(f"warning: listening on {host}: the board is reachable from other machines", err=True)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"hanabi serve: http://{shown}:{port}/ (Ctrl-C stops it)", err=True)
-    uvicorn.run(create_app(workers=workers), host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(create_app(workers=workers, store=store), host=host, port=port, log_level="warning",
+                access_log=False)
 
 
 def _check_free(host: str, port: int) -> None:
