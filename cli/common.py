@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import click
 
-from solver.errors import IllegalActionError, MalformedError, SolverError, UnknownKeyWarning
+from solver.errors import IllegalActionError, InputWarning, MalformedError, SolverError, UnknownKeyWarning
 
 
 class CleanGroup(click.Group):
@@ -30,6 +30,8 @@ class CleanGroup(click.Group):
             def show(message, category, filename, lineno, file=None, line=None):
                 if issubclass(category, UnknownKeyWarning):
                     click.echo(f"warning: {one_line(str(message))} (ignored)", err=True)
+                elif issubclass(category, InputWarning):
+                    click.echo(f"warning: {one_line(str(message))}", err=True)
                 else:
                     shown(message, category, filename, lineno, file, line)
 

@@ -30,9 +30,10 @@ one class every ``except SearchTimeout`` catches.
 It imports nothing: it is the bottom of the library (the Hanabi rules engine takes its two
 input errors from here; Hand's engine has its own, :mod:`solver.hand.rules.errors`).
 
-A warning, not an error: :class:`UnknownKeyWarning` (a ``UserWarning``), a game file's
-option the engine does not know, ignored (``warnings.simplefilter("error",
-UnknownKeyWarning)`` makes it an error, as ``hanabi --strict-options`` does).
+Warnings, not errors, :class:`InputWarning` (a ``UserWarning``): :class:`UnknownKeyWarning`,
+a game file's option the engine does not know, ignored (``warnings.simplefilter("error",
+UnknownKeyWarning)`` makes it an error, as ``hanabi --strict-options`` does), and
+:class:`SeedMismatchWarning`, a file's seed that does not deal its deck.
 
 The environment: :class:`KernelUnavailableError` (an ``ImportError``), ``HANABI_KERNEL=compiled``
 asked for the compiled search kernel and it is not built, or built from other source.
@@ -43,7 +44,7 @@ __all__ = [
     "MalformedError", "IllegalActionError", "UnknownOptionError",
     "GraphBudgetError", "StoreError", "GraphTooLargeError", "GraphUndecidedError",
     "SolverError", "MethodsDisagreeError", "EncodingError", "SearchTimeout", "KernelUnavailableError",
-    "UnknownKeyWarning",
+    "InputWarning", "UnknownKeyWarning", "SeedMismatchWarning",
 ]
 
 
@@ -63,9 +64,19 @@ class UnknownOptionError(MalformedError):
         super().__init__(f"unknown {what} {name!r} (one of {', '.join(map(str, self.known))})")
 
 
-class UnknownKeyWarning(UserWarning):
+class InputWarning(UserWarning):
+    """Input that is read, but not as its author may have meant: the commands print it as
+    one ``warning:`` line."""
+
+
+class UnknownKeyWarning(InputWarning):
     """A key of a game file's options that neither the engine nor hanab.live knows: it is
     ignored (the message names the closest known key)."""
+
+
+class SeedMismatchWarning(InputWarning):
+    """A game file's ``seed`` that does not deal its deck on hanab.live: the deck is read,
+    the seed left aside."""
 
 
 class StoreError(MalformedError):

@@ -71,3 +71,19 @@ def test_the_sites_options_that_change_no_rule_pass_quietly(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Rules.from_json_options({"timed": True, "emptyClues": True, "variant": "No Variant"})
+
+
+def test_a_seed_that_does_not_deal_the_deck_is_a_warning(tmp_path):
+    """Issue 35: a file whose seed does not match its deck gets a warning (the deck is read)."""
+    path = tmp_path / "game.json"
+    d = json.loads(GAME.read_text())
+    d["seed"] = "p3v0s2"
+    path.write_text(json.dumps(d))
+    res = run_cli("show", str(path), "--json")
+    assert res.exit_code == 0
+    assert res.stderr == (f"warning: {path}: seed 'p3v0s2' does not deal this deck on hanab.live (for 3 players, "
+                          f"No Variant): the deck is read, the seed left aside\n")
+    assert json.loads(res.stdout) == json.loads(run_cli("show", str(GAME), "--json").stdout)
+    d["seed"] = "p3v0s1"  # the seed that deals this deck: nothing to say
+    path.write_text(json.dumps(d))
+    assert run_cli("show", str(path)).stderr == ""

@@ -5,6 +5,6 @@ other errors, :mod:`solver.errors`).
 unknown variant, a deck that does not match its variant, ...).
 ``IllegalActionError``: the input is well formed but breaks a rule of the game.
 """
-from solver.errors import IllegalActionError, MalformedError, UnknownKeyWarning
+from solver.errors import IllegalActionError, MalformedError, SeedMismatchWarning, UnknownKeyWarning
 
-__all__ = ["IllegalActionError", "MalformedError", "UnknownKeyWarning"]
+__all__ = ["IllegalActionError", "MalformedError", "SeedMismatchWarning", "UnknownKeyWarning"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,7 +25,7 @@ from typing import Any
 from solver.common.jsontext import parse_json as read_json
 
 from .cards import END_VOTE, GAME_OVER, Action, Card, parse_compact
-from .errors import IllegalActionError, MalformedError
+from .errors import IllegalActionError, MalformedError, SeedMismatchWarning
 from .options import Rules, parse_variant
 from .state import Game, State
 from .variant import Variant
@@ -186,6 +187,11 @@ def game_from_json(obj: object, source: str = "<input>", players: int | None = N
             check_text(v, f"{where}: {k}")  # printed and stored (hanabi analyse's keys)
     if "notes" in obj:
         extra["notes"] = obj["notes"]  # kept as they are; site_game_json checks them
+    seed = extra.get("seed")
+    if isinstance(seed, str) and seed and game.variant.hanablive_id is not None and _site_seed(game, seed) is None:
+        warnings.warn(f"{where}: seed {seed!r} does not deal this deck on hanab.live (for {game.num_players} "
+                      f"players, {game.variant.name}): the deck is read, the seed left aside", SeedMismatchWarning,
+                      stacklevel=2)
     return GameRecord(game, actions, terminator, source, extra)
 
 
