@@ -23,7 +23,7 @@ from solver.hanabi.rules import (
     parse_variant,
 )
 
-from conftest import full_deck, real_game_files, run_cli
+from conftest import HANABLIVE, full_deck, real_game_files, run_cli
 
 CUSTOM = [
     {"suits": 2, "ranks": [1, 1, 2, 3], "handSize": 2, "clueTokens": 2, "strikes": 3},
@@ -248,3 +248,32 @@ def test_cli_rule_flags_apply_to_a_deck(tmp_path):
     assert res.exit_code == 0, res.output
     shown = json.loads(res.stdout)
     assert shown["clues"] == 9 and shown["hands"] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+
+def _stopped_game(tmp_path, closing):
+    d = json.loads((HANABLIVE / "p5v0s198_game149251.json").read_text())
+    d["actions"] = d["actions"][:20] + [closing]
+    path = tmp_path / "stopped.json"
+    path.write_text(json.dumps(d))
+    return path
+
+
+@pytest.mark.parametrize("closing,how", [
+    ({"type": 4, "target": 1, "value": 4}, "terminated by a player (Bob)"),
+    ({"type": 4, "target": 2, "value": 3}, "timeout (Cathy)"),
+    ({"type": 5, "target": -1, "value": 10}, "terminated by vote"),
+])
+def test_a_game_stopped_early_scores_as_the_site_scores_it(tmp_path, closing, how):
+    """Issue 35: a closing game-over action is read, not dropped: the site scores a game
+    stopped before its end 0, and the review covers the play before it."""
+    path = _stopped_game(tmp_path, closing)
+    out = json.loads(run_cli("replay", path, "--json").stdout)
+    assert out["score"] == 0 and out["stacks_score"] == 9 and out["stopped"] == how and out["turns"] == 20
+    assert out["end_reason"] == "stopped"
+    text = run_cli("replay", path).stdout.splitlines()[-1]
+    assert text.startswith("Final: score 0/25 as the site scores a game stopped early (the stacks hold 9)")
+    assert text.endswith(f"end: {how}")
+    review = run_cli("review", path)
+    assert review.exit_code == 0
+    assert f"The game was stopped at turn 20: {how}; the site scores it 0" in review.stdout
+    assert json.loads(run_cli("review", path, "--json").stdout)["turns"][-1]["turn"] == 20

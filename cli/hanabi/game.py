@@ -50,12 +50,15 @@ def replay(rec, as_json):
         line = describe_turn(st, done)
         st.push(done)
         log.append(f"{line:<60} {status_line(st)}")
+    stopped = rec.stopped()
     if as_json:
         out = {
-            "score": st.score,
+            "score": rec.site_score(),
+            "stacks_score": st.score,  # the stacks' sum (the score unless the game was stopped early)
+            "stopped": stopped,  # how the file's closing game-over action stopped the game, or null
             "strikes": st.strikes,
             "turns": st.turn,
-            "end_reason": end_reason(st),
+            "end_reason": "stopped" if stopped else end_reason(st),
             "clues": st.clues,
             "stacks": st.stacks,
             "max_reachable": st.still_reachable(),
@@ -68,8 +71,12 @@ def replay(rec, as_json):
     click.echo(f"{g.variant.name}, {g.num_players} players: {', '.join(g.names)}")
     for line in log:
         click.echo(line)
-    click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, turn {st.turn} "
-               f"({st.turn} actions), end: {end_in_words(st)}")
+    if stopped:
+        click.echo(f"Final: score 0/{g.perfect_score} as the site scores a game stopped early (the stacks hold "
+                   f"{st.score}), {st.strikes} strikes, turn {st.turn} ({st.turn} actions), end: {stopped}")
+    else:
+        click.echo(f"Final: score {st.score}/{g.perfect_score}, {st.strikes} strikes, turn {st.turn} "
+                   f"({st.turn} actions), end: {end_in_words(st)}")
 
 
 @cli.command()

@@ -195,7 +195,12 @@ def format_text(rv: Review, rec: GameRecord) -> str:
             f"turn {d.turn} ({d.player}: {d.action}) {d.before}->{d.after}" for d in rv.drops))
     else:
         lines.append(f"The maximum never fell: {p0.max_score} was still reachable at the end.")
-    lines.append(f"Final score {rv.final_score}/{rv.perfect}; maximum at the deal {_fmt(p0)}.")
+    stopped = rec.stopped()
+    if stopped:
+        lines.append(f"The game was stopped at turn {len(rec.actions)}: {stopped}; the site scores it 0 (the "
+                     f"stacks held {rv.final_score}/{rv.perfect}); maximum at the deal {_fmt(p0)}.")
+    else:
+        lines.append(f"Final score {rv.final_score}/{rv.perfect}; maximum at the deal {_fmt(p0)}.")
     if rv.chances or rv.chances_note:
         lines.append("")
         lines.append(chances_text(rv))

@@ -52,6 +52,22 @@ class GameRecord:
         acts = self.actions if n is None else self.actions[:n]
         return self.game.initial_state().apply_all(acts, f"{self.source}: action")
 
+    def stopped(self) -> str | None:
+        """How the game was stopped before its end, when its file closes with the site's
+        game-over action (a timeout, a player's or the table's termination), else None."""
+        t = self.terminator
+        if t is None:
+            return None
+        how = SITE_END_CONDITIONS.get(t.value, f"stopped (end condition {t.value})")
+        if t.kind == GAME_OVER and 0 <= t.target < self.game.num_players and t.value in (3, 4):
+            how += f" ({self.game.player_name(t.target)})"
+        return how
+
+    def site_score(self) -> int:
+        """The score the site gives the game: 0 for a game stopped before its end (as a
+        timed game out of time scores 0), else the score its actions reach."""
+        return 0 if self.terminator is not None else self.state_after().score
+
     def to_json(self, actions: list[Action] | None = None) -> dict[str, Any]:
         return game_to_json(self.game, self.actions if actions is None else actions, self.extra)
 
