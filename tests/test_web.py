@@ -266,3 +266,14 @@ def test_the_store_keeps_the_answers_across_a_restart(tmp_path):
     (tmp_path / "other.sqlite").write_bytes(b"not an sqlite file at all, but long enough to be read")
     out = run_cli("serve", "--port", str(_free_port()), "--store", str(tmp_path / "other.sqlite"))
     assert out.exit_code == 2 and "not a readable board answer store" in out.stderr
+
+
+def test_a_bare_deck_with_its_players_and_variant(client):
+    deck = ("r3 y2 g2 y3 b5 r1 m2 b3 m4 g1 r4 g2 m1 g5 g1 b2 y4 b1 y3 r4 g4 b2 y1 r1 r3 y5 y4 b1 y1 b1 r2 m1 b4 y1 "
+            "m4 g3 y2 m1 g4 r2 b4 r1 m3 r5 g3 g1 b3 m5 m3 m2")
+    r = client.post("/game", data={"game": deck, "players": "2", "variant": "Rainbow (5 Suits)"})
+    assert r.status_code == 200
+    data = json.loads(re.search(r'id="game-data">(.*?)</script>', r.text, re.S)[1])
+    assert data["variant"] == "Rainbow (5 Suits)" and len(data["players"]) == 2
+    bad = client.post("/game", data={"game": deck, "players": "9"})
+    assert bad.status_code == 400 and "a player count 2..6" in bad.text

@@ -5,6 +5,7 @@ dependency)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import socket
@@ -26,7 +27,12 @@ GAME = DATA / "hanablive" / "p5v0s198_game149251.json"
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(server_process):
+    return server_process[0]
+
+
+@pytest.fixture(scope="module")
+def server_process():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -43,7 +49,7 @@ def server():
                 proc.kill()
                 pytest.fail(f"hanabi serve did not start: {proc.stderr.read() if proc.stderr else ''}")
             time.sleep(0.1)
-    yield url
+    yield url, proc
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=20)
 
@@ -175,4 +181,66 @@ def test_a_review_shows_its_progress_and_can_be_cancelled(page, server):
     # (the page's Content Security Policy forbids the evaluated script wait_for_function would run)
     page.locator("#status", has_text="the review was cancelled").wait_for(timeout=60_000)
     assert page.is_hidden("#cancel")
+    assert not page.problems
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (from /proc)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def test_killing_the_workers_mid_review_leaves_the_server_serving(page, server_process):
+    url, proc = server_process
+    open_game(page, url, (DATA / "hanablive" / "p3v0s1_example_game.json").read_text())
+    page.wait_for_selector("#position .hand")
+    page.click("#review")
+    page.locator("#status", has_text="reviewing").wait_for(timeout=60_000)
+    for pid in _descendants(proc.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    page.locator("#status", has_text="error: a worker stopped").wait_for(timeout=60_000)
+    page.reload()
+    page.wait_for_selector("#position .hand")
+    page.click("#solve")
+    page.wait_for_selector("#verdict", timeout=60_000)
+    assert page.text_content("#verdict").startswith("From turn 0: maximum 25/25")
+    page.click("#review")  # and a review runs again, to its end
+    page.wait_for_selector("#drops li", timeout=120_000)
+    assert proc.poll() is None and not page.problems
+
+
+def test_both_real_games_show_the_drops_hanabi_review_gives(page, server):
+    from conftest import run_cli
+
+    for path in sorted((DATA / "hanablive").glob("*.json")):
+        if path.name == "expected.json":
+            continue
+        cli = json.loads(run_cli("review", str(path), "--json").stdout)
+        open_game(page, server, path.read_text())
+        page.wait_for_selector("#position .hand")
+        page.click("#review")
+        page.wait_for_selector("#drops li", timeout=120_000)
+        items = [i.text_content() for i in page.query_selector_all("#drops li")]
+        if cli["drops"]:
+            assert [int(t.split(" ")[1]) for t in items] == [d["turn"] for d in cli["drops"]], path.name
+        else:
+            assert items == [f"the maximum never fell: {cli['turns'][0]['max_score']}"], path.name
     assert not page.problems

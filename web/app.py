@@ -67,6 +67,15 @@ async def _body(request: Request) -> bytes:
     return bytes(out)
 
 
+async def _form_fields(request: Request) -> dict[str, str]:
+    """The short fields of a page's form (players, variant), or none."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind not in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        return {}
+    form = await request.form(max_part_size=MAX_BODY)
+    return {k: v for k in ("players", "variant") if isinstance(v := form.get(k), str) and v.strip()}
+
+
 async def _game_text(request: Request) -> str:
     """A game from a request: the body (hanab.live JSON or compact notation), a JSON object
     ``{"game": ...}``, or the form field ``game`` (a page's form, or an uploaded file)."""
@@ -149,7 +158,8 @@ def create_app(workers: int = 1, queue: int = 8, store: str | None = None) -> St
 
     async def game_page(request: Request) -> Response:
         try:
-            return board(read_game(await _game_text(request)))
+            text = await _game_text(request)
+            return board(read_game(text, **await _form_fields(request)))
         except TooLarge:
             return page("index.html", 413, error=f"the game is larger than {MAX_BODY // (1024 * 1024)} MB")
         except (MalformedError, IllegalActionError) as e:

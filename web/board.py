@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from solver.hanabi.analysis.render import describe_turn
-from solver.hanabi.rules import GameRecord, MalformedError, State, game_from_seed, load_text
+from solver.hanabi.rules import GameRecord, MalformedError, Rules, State, game_from_seed, load_text, parse_variant
 from solver.hanabi.rules.fetch import is_reference, load_reference
 
 MAX_BODY = 2 * 1024 * 1024  # bytes of a game a request may carry
@@ -39,13 +39,21 @@ def read_named(text: str) -> GameRecord:
     return read_seed(text)
 
 
-def read_game(text: str, source: str = "the game") -> GameRecord:
-    """A game from the text of a request (hanab.live JSON, or a deck in compact notation)."""
+def read_game(text: str, source: str = "the game", *, players: str | None = None,
+              variant: str | None = None) -> GameRecord:
+    """A game from the text of a request (hanab.live JSON, or a deck in compact notation,
+    for which ``players`` and ``variant`` say what a bare deck does not)."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
         raise MalformedError(f"{source}: more than {MAX_BODY // (1024 * 1024)} MB")
     if not text.strip():
         raise MalformedError(f"{source}: empty")
-    rec = load_text(text, source)
+    n = None
+    if players:
+        if not players.strip().isdigit() or not 2 <= int(players) <= 6:
+            raise MalformedError(f"players {players[:20]!r}: a player count 2..6")
+        n = int(players)
+    rules = Rules(parse_variant(variant.strip())) if variant and variant.strip() else None
+    rec = load_text(text, source, players=n, rules=rules)
     rec.state_after()  # every action legal before anything is drawn
     return rec
 

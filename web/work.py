@@ -164,6 +164,8 @@ class Reviews:
         self._count = 0
 
     def _start_manager(self) -> None:
+        if self._manager is not None and (self._reader is None or not self._reader.is_alive()):
+            self._manager = None  # its process was killed: a new one
         if self._manager is None:
             import multiprocessing as mp
 
