@@ -277,3 +277,32 @@ def test_a_bare_deck_with_its_players_and_variant(client):
     assert data["variant"] == "Rainbow (5 Suits)" and len(data["players"]) == 2
     bad = client.post("/game", data={"game": deck, "players": "9"})
     assert bad.status_code == 400 and "a player count 2..6" in bad.text
+
+
+@pytest.mark.parametrize("host,warned", [("0.0.0.0", True), ("127.0.0.1", False)])
+def test_serve_warns_off_the_loopback_address_and_stops_on_ctrl_c(host, warned):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-c", "import cli.hanabi as h; h.main()", "serve", "--host", host,
+                             "--port", str(port)], cwd=REPO, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline()
+        if warned:
+            assert first.strip() == f"warning: listening on {host}: the board is reachable from other machines"
+            first = proc.stderr.readline()
+        assert first.strip() == f"hanabi serve: http://{host}:{port}/ (Ctrl-C stops it)"
+        t0 = time.monotonic()
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() - t0 < 10, "the server did not answer"
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)  # Ctrl-C
+        rest = proc.communicate(timeout=20)[1]
+        assert proc.returncode in (-signal.SIGINT, 128 + signal.SIGINT, 0), (proc.returncode, rest)
+        assert "Traceback" not in rest and "error" not in rest.lower()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
