@@ -36,7 +36,7 @@ BLOCK = re.compile(r"^(?:<!-- example: (?P<tag>[^\n]*?) -->\n)?```(?P<info>conso
                    re.S | re.M)
 LINKED = ("tests", "docs", "results", "scripts")
 OUTPUT_OPTIONS = {"--out", "--db", "--plot", "--plots", "--csv", "--replay-out", "--lines", "--data", "--page",
-                  "--json-out", "-o"}
+                  "--json-out", "--store", "-o"}
 FILE_LIKE = re.compile(r"(/|\.(json|jsonl|sqlite|txt|png|svg|gz|graphml|dot|md|py|pdf)$)")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from solver.common.progress import Progress
-from solver.errors import StoreError
+from solver.errors import SeedMismatchWarning, StoreError
 from solver.hanabi.batch import store as store_module
 from solver.hanabi.batch.jobs import make_jobs, solve_job
 from solver.hanabi.batch.store import FIELDS, SCHEMA_VERSION, V2_FIELDS, Store, budget_text, game_digest
@@ -133,7 +133,8 @@ def test_a_file_seed_that_does_not_deal_the_deck_is_not_kept(tmp_path):
     obj = json.loads(nv_lines(3, 1)[0])
     obj["seed"] = "p3v0s1"  # not this deck's seed
     p = _write(tmp_path / "d.jsonl", json.dumps(obj) + "\n")
-    (job,) = make_jobs([str(p)])
+    with pytest.warns(SeedMismatchWarning, match="seed 'p3v0s1' does not deal this deck"):
+        (job,) = make_jobs([str(p)])
     assert job["seed"] is None
     real = next(f for f in real_game_files() if f.name.startswith("p3v0s1_"))
     obj = json.loads(real.read_text())

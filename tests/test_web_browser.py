@@ -100,6 +100,7 @@ def test_a_seed_solves_to_25_and_steps_through_its_line(page, server):
     page.click("#solve")
     page.wait_for_selector("#verdict", timeout=60_000)
     assert page.text_content("#verdict") == "From turn 0: maximum 25/25 (exact)"
+    assert "why not more (perfect): the perfect score of No Variant is 25" in page.text_content("#answer")
     assert not page.problems
 
 

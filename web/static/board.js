@@ -115,7 +115,7 @@ document.getElementById("solve").addEventListener("click", async () => {
   head.id = "verdict";
   head.textContent = "From turn " + a.from_turn + ": maximum " + a.max_score + "/" + data.perfect +
     (a.exact ? " (exact)" : " (at most " + a.upper_bound + ")");
-  box.append(head, el("p", "muted", "why not more: " + a.proof.reason));
+  box.append(head, el("p", "muted", "why not more (" + a.proof.kind + "): " + a.proof.reason));
   const play = el("button", "", "Play the line on the board (" + a.actions.length + " moves)");
   play.id = "play-line";
   play.addEventListener("click", async () => {
