@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -103,6 +104,22 @@ async def _game_text(request: Request) -> str:
     return _text(await _body(request))
 
 
+async def _posted(request: Request) -> tuple[GameRecord, dict[str, Any]]:
+    """The game a POST carries, and the object around it: the body is the game itself
+    (hanab.live JSON or compact notation; ``{}`` around it), or ``{"game": GAME, ...}`` with
+    GAME the game's JSON object or its text (the object's other fields: ``turn``, ``line``)."""
+    text = await _game_text(request)
+    if text.lstrip().startswith("{"):
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and "game" in obj and "deck" not in obj:
+            game = obj["game"]
+            return read_game(game if isinstance(game, str) else json.dumps(game)), obj
+    return read_game(text), {}
+
+
 def _text(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
@@ -123,6 +140,26 @@ def _turn(value: Any, rec: GameRecord) -> int | None:
 
 def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def _json_errors(handler):
+    """An API handler whose failures answer as JSON: a body too large 413, a full queue
+    503, bad input 400 (the command line's message), an internal contradiction 500."""
+
+    @functools.wraps(handler)
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except TooLarge:
+            return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
+        except Busy as e:
+            return _error(str(e), 503)
+        except (MalformedError, IllegalActionError) as e:
+            return _error(str(e), 400)
+        except SolverError as e:
+            return _error(f"internal error (please report it): {e}", 500)
+
+    return wrapped
 
 
 def create_app(workers: int = 1, queue: int = 8, store: str | None = None) -> Starlette:
@@ -166,99 +203,51 @@ def create_app(workers: int = 1, queue: int = 8, store: str | None = None) -> St
             return page("index.html", 400, error=str(e))
 
     async def api(request: Request, kind: str) -> Response:
-        try:
-            if request.method == "GET":
-                seed, ref = request.query_params.get("seed"), request.query_params.get("ref")
-                if not seed and not ref:
-                    raise MalformedError("give ?seed=... (a hanab.live seed) or ?ref=... (a game number, replay "
-                                         "address or shared-replay link), or POST the game")
-                rec = read_seed(seed) if seed else read_named(ref or "")
-                turn = _turn(request.query_params.get("turn"), rec)
-            else:
-                text = await _game_text(request)
-                wrapped = None
-                if text.lstrip().startswith("{"):
-                    try:
-                        obj = json.loads(text)
-                    except ValueError:
-                        obj = None
-                    if isinstance(obj, dict) and "game" in obj and "deck" not in obj:
-                        wrapped = obj
-                if wrapped is not None:
-                    game = wrapped["game"]
-                    rec = read_game(game if isinstance(game, str) else json.dumps(game))
-                    turn = _turn(wrapped.get("turn"), rec)
-                else:
-                    rec = read_game(text)
-                    turn = _turn(request.query_params.get("turn"), rec)
-            game = rec.to_json()
-            if kind == "solve":
-                answer = await pool.run(game_key(rec, kind, turn), solve_job, game, turn)
-            elif kind == "review":
-                answer = await pool.run(game_key(rec, kind, None), review_job, game)
-            else:
-                answer = await pool.run(game_key(rec, kind, turn), chances_job, game, turn)
-            return JSONResponse(answer)
-        except TooLarge:
-            return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
-        except Busy as e:
-            return _error(str(e), 503)
-        except (MalformedError, IllegalActionError) as e:
-            return _error(str(e), 400)
-        except SolverError as e:
-            return _error(f"internal error (please report it): {e}", 500)
+        if request.method == "GET":
+            seed, ref = request.query_params.get("seed"), request.query_params.get("ref")
+            if not seed and not ref:
+                raise MalformedError("give ?seed=... (a hanab.live seed) or ?ref=... (a game number, replay "
+                                     "address or shared-replay link), or POST the game")
+            rec = read_seed(seed) if seed else read_named(ref or "")
+            turn = _turn(request.query_params.get("turn"), rec)
+        else:
+            rec, wrapped = await _posted(request)
+            turn = _turn(wrapped.get("turn") if wrapped else request.query_params.get("turn"), rec)
+        game = rec.to_json()
+        if kind == "solve":
+            answer = await pool.run(game_key(rec, kind, turn), solve_job, game, turn)
+        elif kind == "review":
+            answer = await pool.run(game_key(rec, kind, None), review_job, game)
+        else:
+            answer = await pool.run(game_key(rec, kind, turn), chances_job, game, turn)
+        return JSONResponse(answer)
 
+    @_json_errors
     async def solve_api(request: Request) -> Response:
         return await api(request, "solve")
 
+    @_json_errors
     async def review_api(request: Request) -> Response:
         return await api(request, "review")
 
+    @_json_errors
     async def chances_api(request: Request) -> Response:
         return await api(request, "chances")
 
+    @_json_errors
     async def board_api(request: Request) -> Response:
         """The board's data of a game, or of the game up to a turn and then a line."""
-        try:
-            text = await _game_text(request)
-            try:
-                obj = json.loads(text)
-            except ValueError:
-                raise MalformedError("the body: a JSON object {\"game\": ..., \"turn\": N, \"line\": [...]}") from None
-            if not isinstance(obj, dict) or "game" not in obj:
-                raise MalformedError("the body: a JSON object {\"game\": ..., \"turn\": N, \"line\": [...]}")
-            game = obj["game"]
-            rec = read_game(game if isinstance(game, str) else json.dumps(game))
-            if "line" in obj:
-                turn = _turn(obj.get("turn"), rec)
-                rec = with_line(rec, len(rec.actions) if turn is None else turn, obj["line"])
-            return JSONResponse(board_data(rec))
-        except TooLarge:
-            return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
-        except (MalformedError, IllegalActionError) as e:
-            return _error(str(e), 400)
+        rec, obj = await _posted(request)
+        if "line" in obj:
+            turn = _turn(obj.get("turn"), rec)
+            rec = with_line(rec, len(rec.actions) if turn is None else turn, obj["line"])
+        return JSONResponse(board_data(rec))
 
+    @_json_errors
     async def review_start(request: Request) -> Response:
         """A review in the background: its job, whose points come as they are solved."""
-        try:
-            text = await _game_text(request)
-            obj = None
-            if text.lstrip().startswith("{"):
-                try:
-                    obj = json.loads(text)
-                except ValueError:
-                    obj = None
-            if isinstance(obj, dict) and "game" in obj and "deck" not in obj:
-                game = obj["game"]
-                text = game if isinstance(game, str) else json.dumps(game)
-            rec = read_game(text)
-            return JSONResponse({"job": reviews.start(rec)}, status_code=202)
-        except TooLarge:
-            return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
-        except Busy as e:
-            return _error(str(e), 503)
-        except (MalformedError, IllegalActionError) as e:
-            return _error(str(e), 400)
+        rec, _ = await _posted(request)
+        return JSONResponse({"job": reviews.start(rec)}, status_code=202)
 
     async def review_job_state(request: Request) -> Response:
         jid = request.path_params["job"]
