@@ -190,7 +190,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "puzzles.hand": ("solver.hand", "solver.hand.rules", WRITER),
     "puzzles": (),
     # the board in the browser, above the library (the commands start it)
-    "web": (*BOTTOM, "solver.common", "solver.hanabi.rules", "solver.hanabi.analysis", "solver.hanabi.batch"),
+    "web": (*BOTTOM, "solver.common", "solver.hanabi.rules", "solver.hanabi.analysis", "solver.hanabi.batch",
+            "solver.hand.rules", "solver.hand.analysis"),
 }
 SAT_CPSAT_ALLOWED = (*BOTTOM, WRITER, "solver.hanabi.rules", "solver.hanabi.methods.strategy",
                      "solver.hanabi.methods.sat", "solver.hanabi.methods.cpsat")

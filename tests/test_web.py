@@ -306,3 +306,48 @@ def test_serve_warns_off_the_loopback_address_and_stops_on_ctrl_c(host, warned):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# ---------------------------------------------------------------------------------------
+# Hand (Hareega): the double-dummy answers beside the commands' (issue 36)
+# ---------------------------------------------------------------------------------------
+def run_hand(*args):
+    from click.testing import CliRunner
+
+    from cli.hand import hand
+
+    return CliRunner().invoke(hand, [str(a) for a in args])
+
+
+DEAL8 = "dealer 3: S:T7 H:- D:AQ8 C:QJ9 / S:A98 H:A97 D:J C:8 / S:- H:KQJT D:T9 C:A7 / S:KQJ H:8 D:K7 C:KT"
+POSITION = ("leader 2: S:J98 H:Q D:- C:T / S:AT H:A8 D:Q C:- / S:- H:9 D:8 C:KQ / S:- H:- D:AJ97 C:7 ; "
+            "table KD ; taken 2 0 1 0 ; bids 3 1 2 0")
+
+
+def test_hand_solve_answers_as_the_command_does(client):
+    by_seed = client.get("/api/hand/solve", params={"seed": "8"}).json()
+    cli = json.loads(run_hand("solve", DEAL8, "--json").stdout)
+    assert by_seed == cli
+    posted = client.post("/api/hand/solve", content=DEAL8).json()
+    assert posted == cli
+    seat = client.post("/api/hand/solve", json={"position": DEAL8, "seat": 1, "rule": "atleast"}).json()
+    assert seat == json.loads(run_hand("solve", DEAL8, "--seat", "1", "--rule", "atleast", "--json").stdout)
+
+
+def test_hand_best_answers_as_the_command_does(client):
+    api = client.post("/api/hand/best", json={"position": POSITION}).json()
+    cli = json.loads(run_hand("best", POSITION, "--json").stdout)
+    assert api == cli and api["best"] == ["JD"]
+    api = client.post("/api/hand/best", json={"position": POSITION, "bid": 1}).json()
+    assert api == json.loads(run_hand("best", POSITION, "--bid", "1", "--json").stdout)
+
+
+def test_hand_bad_input_is_400_with_the_command_lines_message(client):
+    bad = "dealer 3: S:T7 H:- D:AQ8 C:QJ9 / S:A98"
+    r = client.post("/api/hand/solve", content=bad)
+    cli = run_hand("solve", bad).stderr.strip()
+    assert r.status_code == 400 and r.json()["error"].split(": ", 1)[1] == cli.split(": ", 2)[2]
+    assert client.get("/api/hand/solve").status_code == 400
+    assert client.get("/api/hand/solve", params={"seed": "8", "dealer": "7"}).status_code == 400
+    assert client.post("/api/hand/best", json={"position": POSITION, "bid": 9}).status_code == 400
+    assert client.post("/api/hand/solve", json={"position": DEAL8, "rule": "most"}).status_code == 400

@@ -20,9 +20,22 @@ from starlette.staticfiles import StaticFiles
 
 from solver.errors import IllegalActionError, MalformedError, SolverError
 from solver.hanabi.rules import GameRecord
+from solver.hand.rules import RULES, Deal
+from solver.hand.rules import IllegalMoveError as HandIllegal
+from solver.hand.rules import MalformedError as HandMalformed
 
 from .board import MAX_BODY, board_data, read_game, read_named, read_seed, with_line
-from .work import Busy, Reviews, Workers, chances_job, game_key, review_job, solve_job
+from .work import (
+    Busy,
+    Reviews,
+    Workers,
+    chances_job,
+    game_key,
+    hand_best_job,
+    hand_solve_job,
+    review_job,
+    solve_job,
+)
 
 HERE = Path(__file__).parent
 # no script but the package's own, no style but its own, nothing from the network
@@ -154,12 +167,56 @@ def _json_errors(handler):
             return _error(f"the game is larger than {MAX_BODY // (1024 * 1024)} MB", 413)
         except Busy as e:
             return _error(str(e), 503)
-        except (MalformedError, IllegalActionError) as e:
+        except (MalformedError, IllegalActionError, HandMalformed, HandIllegal) as e:
             return _error(str(e), 400)
         except SolverError as e:
             return _error(f"internal error (please report it): {e}", 500)
 
     return wrapped
+
+
+def _small(value: Any, what: str, lo: int, hi: int) -> int | None:
+    """An optional small number of a request (a seat, a bid, a dealer, a seed)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit()
+                                                                  and len(value) <= 12)):
+        raise MalformedError(f"{what} {str(value)[:20]!r}: a number {lo}..{hi}")
+    n = int(value)
+    if not lo <= n <= hi:
+        raise MalformedError(f"{what} {n}: a number {lo}..{hi}")
+    return n
+
+
+async def _hand_request(request: Request) -> tuple[str, dict[str, Any]]:
+    """A Hand deal or position from a request, as text (notation or JSON), and the request's
+    parameters: GET ``?seed=N[&dealer=D]`` (a seeded deal, as ``hand deal --seed``), or POST
+    the text itself or ``{"position": ..., "rule": ..., "seat": ..., "bid": ...}``."""
+    from solver.hand.analysis.answers import position_from_text
+
+    if request.method == "GET":
+        params: dict[str, Any] = dict(request.query_params)
+        seed = _small(params.get("seed"), "seed", 0, 2 ** 63 - 1)
+        if seed is None:
+            raise MalformedError("give ?seed=N (a seeded deal, as hand deal --seed N), or POST the deal or position")
+        dealer = _small(params.get("dealer"), "dealer", 0, 3)
+        text = json.dumps(Deal.random(seed, 3 if dealer is None else dealer).to_json())
+    else:
+        text = await _game_text(request)
+        params = {}
+        if text.lstrip().startswith("{"):
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict) and "position" in obj:
+                params = obj
+                text = obj["position"] if isinstance(obj["position"], str) else json.dumps(obj["position"])
+    rule = params.get("rule", "exact")
+    if rule not in RULES:
+        raise MalformedError(f"rule {str(rule)[:20]!r}: one of {', '.join(RULES)}")
+    position_from_text(text, "the deal")  # a bad deal or position is 400 here, before any work
+    return text, params
 
 
 def create_app(workers: int = 1, queue: int = 8, store: str | None = None) -> Starlette:
@@ -256,6 +313,20 @@ def create_app(workers: int = 1, queue: int = 8, store: str | None = None) -> St
         state = reviews.state(jid)
         return JSONResponse(state) if state is not None else _error(f"no review {jid!r}", 404)
 
+    @_json_errors
+    async def hand_solve_api(request: Request) -> Response:
+        text, params = await _hand_request(request)
+        rule, seat = params.get("rule", "exact"), _small(params.get("seat"), "seat", 0, 3)
+        key = f"hand-solve:{text}:{rule}:{seat}"
+        return JSONResponse(await pool.run(key, hand_solve_job, text, rule, seat))
+
+    @_json_errors
+    async def hand_best_api(request: Request) -> Response:
+        text, params = await _hand_request(request)
+        rule, bid = params.get("rule", "exact"), _small(params.get("bid"), "bid", 0, 8)
+        key = f"hand-best:{text}:{rule}:{bid}"
+        return JSONResponse(await pool.run(key, hand_best_job, text, rule, bid))
+
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True})
 
@@ -270,6 +341,8 @@ def create_app(workers: int = 1, queue: int = 8, store: str | None = None) -> St
         Route("/api/board", board_api, methods=["POST"]),
         Route("/api/review/jobs", review_start, methods=["POST"]),
         Route("/api/review/jobs/{job}", review_job_state, methods=["GET", "DELETE"]),
+        Route("/api/hand/solve", hand_solve_api, methods=["GET", "POST"]),
+        Route("/api/hand/best", hand_best_api, methods=["POST"]),
         Route("/healthz", healthz),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -249,3 +249,20 @@ class Reviews:
             except (OSError, EOFError):
                 pass
             self._manager = None
+
+
+# ---- Hand (Hareega): the double-dummy answers ------------------------------------------
+def hand_solve_job(text: str, rule: str, seat: int | None) -> dict[str, Any]:
+    """``hand solve --json`` of a deal or position given as text (notation or JSON)."""
+    from solver.hand.analysis.answers import position_from_text, solve_json, solve_position
+
+    deal, pos = position_from_text(text, "the deal")
+    return solve_json(pos, deal, rule, solve_position(pos, "the deal", seat, rule))
+
+
+def hand_best_job(text: str, rule: str, bid: int | None) -> dict[str, Any]:
+    """``hand best --json`` of a position given as text (notation or JSON)."""
+    from solver.hand.analysis.answers import best_json, best_position, position_from_text
+
+    _, pos = position_from_text(text, "the position")
+    return best_json(best_position(pos, "the position", bid, rule), rule)

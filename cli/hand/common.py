@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from cli.common import CleanGroup, fail
-from solver.hand.rules import NUM_SEATS, RULES, Deal, IllegalMoveError, MalformedError, Position, load_json_text
+from solver.hand.rules import NUM_SEATS, RULES, Deal, IllegalMoveError, MalformedError, Position
 
 
 class HandGroup(CleanGroup):
@@ -45,24 +45,11 @@ def read_source(arg: str) -> tuple[str, str]:
 
 def read_position(arg: str) -> tuple[str, Deal | None, Position]:
     """(where, the deal if the input is one, its position) of a DEAL|POSITION argument."""
+    from solver.hand.analysis.answers import position_from_text
+
     where, text = read_source(arg)
-    if text.lstrip().startswith(("{", "[")):  # JSON (an array is an error Position.from_json names)
-        obj = load_json_text(text, where)
-        if isinstance(obj, dict) and (obj.get("kind") == "deal" or ("dealer" in obj and "leader" not in obj)):
-            deal = Deal.from_json(obj, where)
-            return where, deal, deal.position()
-        if isinstance(obj, dict) and obj.get("kind") == "game":
-            raise MalformedError(f"{where}: a game; give a deal or a position (hand replay reads games)")
-        return where, None, Position.from_json(obj, where)
-    first = text.strip().splitlines()[0] if text.strip() else ""
-    if first.lower().startswith("dealer") or (";" not in first and not first.lower().startswith("leader")):
-        try:
-            deal = Deal.parse(" ".join(text.split()), where)
-            return where, deal, deal.position()
-        except MalformedError as e:
-            if "not a deal" not in str(e):
-                raise
-    return where, None, Position.parse(" ".join(text.split()), where)
+    deal, pos = position_from_text(text, where)
+    return where, deal, pos
 
 
 def seat_option(f: Any) -> Any:

@@ -17,7 +17,6 @@ from solver.hand.rules import (
     NUM_SEATS,
     ROUNDS,
     Deal,
-    MalformedError,
     Match,
     Position,
     card_str,
@@ -143,19 +142,6 @@ def _exact(e: tuple[int, ...] | None) -> str:
     return ", ".join(map(str, e)) if e else "none"
 
 
-def all_vectors(pos: Position) -> list[tuple[int, int, int, int]]:
-    """Every trick vector a round could end with from ``pos`` (each seat at least its
-    taken tricks, the tricks left shared out)."""
-    n = pos.tricks_left
-    t = pos.taken
-    out = []
-    for a in range(n + 1):
-        for b in range(n + 1 - a):
-            for c in range(n + 1 - a - b):
-                out.append((t[0] + a, t[1] + b, t[2] + c, t[3] + n - a - b - c))
-    return out
-
-
 def describe_position(pos: Position, deal: Deal | None) -> str:
     if deal is not None:
         return f"Deal: dealer {deal.dealer}, seat {deal.leader} leads, 8 tricks"
@@ -183,31 +169,14 @@ def solve(position: str, seat: int | None, rule: str, no_reachable: bool, nodes:
     Every card visible. A seat's bid score is what it can guarantee against the other
     three playing together against it; the reachable vectors are what all four can reach
     by playing together. DEAL|POSITION: a file (JSON or text), '-', or the text itself."""
-    from solver.hand import DEFAULT_COOP_NODES, DEFAULT_NODES, bid_table, reachable
+    from solver.hand.analysis.answers import solve_json, solve_position
 
     where, deal, pos = read_position(position)
-    if pos.is_over:
-        raise MalformedError(f"{where}: the round is over (no card left to play)")
-    table = bid_table(pos, seat, rule, nodes=nodes or DEFAULT_NODES)
-    reach = None if no_reachable else reachable(pos, nodes=nodes or DEFAULT_COOP_NODES)
-    vectors = None if reach is None or reach.vectors is None else sorted(reach.vectors)
-    possible = all_vectors(pos)
-    missing = None if vectors is None else [v for v in possible if v not in set(vectors)]
-    complete = table.complete and (reach is None or reach.vectors is not None)
+    solved = solve_position(pos, where, seat, rule, with_reachable=not no_reachable, nodes=nodes)
+    table, reach, vectors, possible, missing = (solved.table, solved.reach, solved.vectors, solved.possible,
+                                                solved.missing)
     if as_json:
-        out: dict[str, Any] = {
-            "position": pos.to_json(), "rule": rule,
-            "seats": [{"seat": r.seat, "most": r.bounds.most, "fewest": r.bounds.fewest,
-                       "exact": None if r.bounds.exact is None else list(r.bounds.exact),
-                       "scores": list(r.scores), "best_bid": r.best_bid, "best_score": r.best_score}
-                      for r in table.rows],
-            "reachable": None if vectors is None else [list(v) for v in vectors],
-            "unreachable": None if missing is None else [list(v) for v in missing],
-            "nodes": {"paranoid": table.nodes, "cooperative": None if reach is None else reach.nodes},
-            "complete": complete}
-        if deal is not None:
-            out["deal"] = deal.to_json()
-        click.echo(json.dumps(out))
+        click.echo(json.dumps(solve_json(pos, deal, rule, solved)))
         return
     click.echo(describe_position(pos, deal))
     for s in range(NUM_SEATS):
@@ -232,7 +201,7 @@ def solve(position: str, seat: int | None, rule: str, no_reachable: bool, nodes:
                 click.echo("  not reachable: " + " ".join(_vec(v) for v in missing))
             elif vectors:
                 click.echo("  reachable: " + " ".join(_vec(v) for v in vectors))
-    if not complete:
+    if not solved.complete:
         click.echo("Not every answer was decided within the node budget ('?': unknown).")
 
 
@@ -249,32 +218,14 @@ def best(position: str, bid: int | None, rule: str, nodes: int | None, as_json: 
     still guarantees (the score for its bid, the tricks it can force), best first.
 
     Equivalent cards (adjacent in rank among the cards still in play) are one choice."""
-    from solver.hand import DEFAULT_NODES, CardChoice, SeatBounds, best_cards
+    from solver.hand.analysis.answers import best_json, best_position
 
     where, _, pos = read_position(position)
-    if pos.is_over:
-        raise MalformedError(f"{where}: the round is over (no card left to play)")
-    res = best_cards(pos, bid, rule, bounds=True, nodes=nodes or DEFAULT_NODES)
-    unknown = SeatBounds(res.seat, None, None, None)
-
-    def bounds_of(ch: CardChoice) -> SeatBounds:
-        return ch.bounds if ch.bounds is not None else unknown
-
-    def key(ch: CardChoice) -> tuple[int, int]:
-        sc = ch.score if ch.score is not None else -1000
-        most = bounds_of(ch).most
-        return (-sc if res.bid is not None else 0, -(most if most is not None else -1))
-
-    choices = sorted(res.choices, key=key)
-    best_set = {id(c) for c in res.best}
+    found = best_position(pos, where, bid, rule, nodes=nodes)
+    res, choices, bounds_of = found.result, found.choices, found.bounds_of
+    best_set = {id(c) for c in found.best}
     if as_json:
-        click.echo(json.dumps({
-            "seat": res.seat, "bid": res.bid, "rule": rule,
-            "cards": [{"cards": [str(c) for c in ch.cards], "score": ch.score, "most": bounds_of(ch).most,
-                       "fewest": bounds_of(ch).fewest,
-                       "exact": None if bounds_of(ch).exact is None else list(bounds_of(ch).exact or ())}
-                      for ch in choices],
-            "best": [str(ch.cards[0]) for ch in choices if id(ch) in best_set], "nodes": res.nodes}))
+        click.echo(json.dumps(best_json(found, rule)))
         return
     click.echo(describe_position(pos, None))
     bid_words = f"bid {res.bid}" if res.bid is not None else "no bid given (--bid K for scores)"
