@@ -30,15 +30,20 @@ def game_number(text: str) -> int | None:
     return int(m["id"]) if m else None
 
 
+def _looks_like_link(text: str) -> bool:
+    """A shared-replay link, or what is meant as one (then :func:`game_from_link` says what is wrong)."""
+    return is_link(text) or "shared-replay-json/" in text
+
+
 def is_reference(text: str) -> bool:
     """``text`` names a game on the site: a shared-replay link, a game number or a replay
     address."""
-    return is_link(text) or "shared-replay-json/" in text or game_number(text) is not None
+    return _looks_like_link(text) or game_number(text) is not None
 
 
 def load_reference(text: str) -> GameRecord:
     """The game ``text`` names (see :func:`is_reference`)."""
-    if is_link(text) or "shared-replay-json/" in text:
+    if _looks_like_link(text):
         return game_from_link(text)
     number = game_number(text)
     if number is None:

@@ -65,7 +65,11 @@ def replay_code(game: Game, actions: Iterable[Action]) -> str:
 def replay_link(game: Game, actions: Iterable[Action], turn: int | None = None) -> str:
     """A link that opens the game on hanab.live, at our ``turn`` (the position after that
     many actions) if given."""
-    url = f"{SITE}/shared-replay-json/{replay_code(game, actions)}"
+    return _url(replay_code(game, actions), turn)
+
+
+def _url(code: str, turn: int | None) -> str:
+    url = f"{SITE}/shared-replay-json/{code}"
     return url if turn is None else f"{url}#{turn + 1}"
 
 
@@ -82,11 +86,23 @@ def why_no_link(game: Game, actions: Iterable[Action]) -> str | None:
     larger or smaller, a clue that touches no card where the variant does not allow it, a
     play from the deck) would be another game there, or stop at that action. Games the
     format cannot hold at all say why too (:func:`replay_code`)."""
+    return link_and_reason(game, actions)[1]
+
+
+def link_and_reason(game: Game, actions: Iterable[Action], turn: int | None = None) -> tuple[str | None, str | None]:
+    """(:func:`replay_link`, None) when the site opens this very game, else (None, why not:
+    :func:`why_no_link`)."""
     acts = list(actions)
     try:
-        replay_code(game, acts)
+        code = replay_code(game, acts)
     except MalformedError as e:
-        return str(e)
+        return None, str(e)
+    why = _needs_an_option(game, acts)
+    return (None, why) if why else (_url(code, turn), None)
+
+
+def _needs_an_option(game: Game, acts: list[Action]) -> str | None:
+    """Which of the site's options the game needs (a link carries none), in words, or None."""
     r = game.rules
     if r.one_extra_card or r.one_less_card:
         which = "one extra card" if r.one_extra_card else "one card less"
@@ -105,13 +121,6 @@ def why_no_link(game: Game, actions: Iterable[Action]) -> str | None:
                     f"option deckPlays, and a link carries no option")
         st.apply(a)
     return None
-
-
-def link_and_reason(game: Game, actions: Iterable[Action], turn: int | None = None) -> tuple[str | None, str | None]:
-    """(:func:`replay_link`, None) when the site opens this very game, else (None, why not)."""
-    acts = list(actions)
-    why = why_no_link(game, acts)
-    return (None, why) if why else (replay_link(game, acts, turn), None)
 
 
 def link_or_none(game: Game, actions: Iterable[Action], turn: int | None = None) -> str | None:
