@@ -149,7 +149,7 @@ def check_seconds(value: float | None, option: str, *, no_limit: bool = False) -
 
 
 def check_turn(source: str, turn: int | None, actions: int) -> None:
-    """``--turn N`` names the position after N actions of a game of ``actions`` actions
-    (0 is the deal, ``actions`` its end): as ``show``, ``solve`` and ``chances`` read it."""
-    if turn is not None and not 0 <= turn <= actions:
-        raise MalformedError(f"{source}: --turn {turn} out of range 0..{actions}")
+    """``--turn N``: N actions of a game (:func:`solver.hanabi.analysis.answers.check_turn`)."""
+    from solver.hanabi.analysis.answers import check_turn as check
+
+    check(source, turn, actions, "--turn")

@@ -19,6 +19,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver.errors import IllegalActionError, MalformedError, SolverError
+from solver.hanabi.analysis.answers import check_turn
 from solver.hanabi.rules import GameRecord
 from solver.hand.rules import RULES, Deal
 from solver.hand.rules import IllegalMoveError as HandIllegal
@@ -145,10 +146,8 @@ def _turn(value: Any, rec: GameRecord) -> int | None:
         return None
     if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit())):
         raise MalformedError(f"turn {value!r}: a number of actions 0..{len(rec.actions)}")
-    turn = int(value)
-    if not 0 <= turn <= len(rec.actions):
-        raise MalformedError(f"turn {turn} out of range 0..{len(rec.actions)}")
-    return turn
+    check_turn(None, int(value), len(rec.actions))
+    return int(value)
 
 
 def _error(message: str, status: int) -> JSONResponse:

@@ -12,11 +12,17 @@ if TYPE_CHECKING:
     from solver.hanabi.methods.portfolio import Solution
 
 
+def check_turn(where: str | None, turn: int | None, actions: int, name: str = "turn") -> None:
+    """``turn`` names the position after that many actions of a game of ``actions``
+    actions (0 is the deal, ``actions`` its end), as ``show --turn`` reads it; the error
+    names ``where`` (if given) and the option or field ``name``."""
+    if turn is not None and not 0 <= turn <= actions:
+        raise MalformedError(f"{where + ': ' if where else ''}{name} {turn} out of range 0..{actions}")
+
+
 def position_at(rec: GameRecord, turn: int | None) -> State:
     """The position after ``turn`` actions of the game (its end when None)."""
-    n = len(rec.actions)
-    if turn is not None and not 0 <= turn <= n:
-        raise MalformedError(f"{rec.source}: turn {turn} out of range 0..{n}")
+    check_turn(rec.source, turn, len(rec.actions))
     return rec.state_after(turn)
 
 
