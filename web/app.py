@@ -69,11 +69,36 @@ class Headers:
         await self.app(scope, receive, send_with)
 
 
-async def _body(request: Request) -> bytes:
-    """The request's body, refused past MAX_BODY before it is all read."""
+def _check_length(request: Request) -> None:
+    """A request that says it carries more than MAX_BODY is refused before it is read."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
         raise TooLarge()
+
+
+def _is_form(request: Request) -> bool:
+    """The request is a page's form (fields, or an uploaded file)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return kind in ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _unwrap(text: str, key: str, unless: str | None = None) -> tuple[str, dict[str, Any]]:
+    """``{key: X, ...}`` (and no ``unless`` key): X as text (a JSON object written out) and the
+    object around it; any other text as it is, with nothing around it."""
+    if text.lstrip().startswith("{"):
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and key in obj and (unless is None or unless not in obj):
+            inner = obj[key]
+            return (inner if isinstance(inner, str) else json.dumps(inner)), obj
+    return text, {}
+
+
+async def _body(request: Request) -> bytes:
+    """The request's body, refused past MAX_BODY before it is all read."""
+    _check_length(request)
     out = bytearray()
     async for chunk in request.stream():
         out += chunk
@@ -84,8 +109,7 @@ async def _body(request: Request) -> bytes:
 
 async def _form_fields(request: Request) -> dict[str, str]:
     """The short fields of a page's form (players, variant), or none."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind not in ("application/x-www-form-urlencoded", "multipart/form-data"):
+    if not _is_form(request):
         return {}
     form = await request.form(max_part_size=MAX_BODY)
     return {k: v for k in ("players", "variant") if isinstance(v := form.get(k), str) and v.strip()}
@@ -94,11 +118,8 @@ async def _form_fields(request: Request) -> dict[str, str]:
 async def _game_text(request: Request) -> str:
     """A game from a request: the body (hanab.live JSON or compact notation), a JSON object
     ``{"game": ...}``, or the form field ``game`` (a page's form, or an uploaded file)."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        if (request.headers.get("content-length") or "0").isdigit() and \
-                int(request.headers.get("content-length") or "0") > MAX_BODY:
-            raise TooLarge()
+    if _is_form(request):
+        _check_length(request)
         form = await request.form(max_part_size=MAX_BODY)
         value = form.get("game")
         if value is None or value == "":
@@ -122,16 +143,8 @@ async def _posted(request: Request) -> tuple[GameRecord, dict[str, Any]]:
     """The game a POST carries, and the object around it: the body is the game itself
     (hanab.live JSON or compact notation; ``{}`` around it), or ``{"game": GAME, ...}`` with
     GAME the game's JSON object or its text (the object's other fields: ``turn``, ``line``)."""
-    text = await _game_text(request)
-    if text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict) and "game" in obj and "deck" not in obj:
-            game = obj["game"]
-            return read_game(game if isinstance(game, str) else json.dumps(game)), obj
-    return read_game(text), {}
+    text, around = _unwrap(await _game_text(request), "game", unless="deck")
+    return read_game(text), around
 
 
 def _text(data: bytes) -> str:
@@ -201,16 +214,7 @@ async def _hand_request(request: Request) -> tuple[str, dict[str, Any]]:
         dealer = _small(params.get("dealer"), "dealer", 0, 3)
         text = json.dumps(Deal.random(seed, 3 if dealer is None else dealer).to_json())
     else:
-        text = await _game_text(request)
-        params = {}
-        if text.lstrip().startswith("{"):
-            try:
-                obj = json.loads(text)
-            except ValueError:
-                obj = None
-            if isinstance(obj, dict) and "position" in obj:
-                params = obj
-                text = obj["position"] if isinstance(obj["position"], str) else json.dumps(obj["position"])
+        text, params = _unwrap(await _game_text(request), "position")
     rule = params.get("rule", "exact")
     if rule not in RULES:
         raise MalformedError(f"rule {str(rule)[:20]!r}: one of {', '.join(RULES)}")
