@@ -42,7 +42,7 @@ function draw(turn) {
   box.append(info);
   const stacks = el("div", "stacks");
   for (const s of p.stacks) {
-    const t = el("span", "stack", s.height === 0 ? "\u00b7" : String(s.height));
+    const t = el("span", "stack-tile", s.height === 0 ? "\u00b7" : String(s.height));
     t.style.borderColor = s.colour;
     t.style.background = s.height ? s.colour : "transparent";
     t.title = s.suit + ": " + s.height + " of " + s.top;
