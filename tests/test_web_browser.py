@@ -124,6 +124,14 @@ def test_review_a_real_game_shows_the_drops_and_steps_to_them(page, server):
     assert not page.problems
 
 
+def test_the_front_page_lays_out_its_form(page, server):
+    """The form's layout class once clashed with the stack tiles' (a 34 px wide form)."""
+    page.goto(server + "/")
+    box = page.locator("textarea[name=game]").bounding_box()
+    assert box is not None and box["width"] > 400
+    assert not page.problems
+
+
 def test_bad_files_get_their_errors(page, server, tmp_path):
     truncated = tmp_path / "truncated.json"
     truncated.write_text(GAME.read_text()[:700])
